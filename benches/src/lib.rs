@@ -1,0 +1,1 @@
+//! Benchmark definitions for every routine on every backend, shared by criterion and `qbb compare`.

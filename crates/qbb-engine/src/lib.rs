@@ -1,0 +1,1 @@
+//! A UCI chess engine on the quad-bitboard, generic over the SIMD backend.

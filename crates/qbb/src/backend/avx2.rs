@@ -1,0 +1,29 @@
+//! The avx2 backend (being written: every routine still comes from the scalar reference).
+
+use crate::aspects::MoveAspects;
+use crate::backend::scaffold::{all_inherited_from_scalar, scalar_routines};
+use crate::backend::{Backend, BackendKind, Scalar};
+use crate::king_safety::{KingSafety, SliderPosition};
+use crate::quad::Quad;
+use crate::repr::{ClassicalBoard, DenseBoard, HexSets, Mailbox, NibbleBoard, PieceSets};
+use crate::routine::Routine;
+use crate::square::Square;
+
+/// The avx2 backend token: a value exists only where the CPU has its instructions.
+#[derive(Copy, Clone, Debug)]
+pub struct Avx2(());
+
+// SAFETY: `new` checks the CPU before making a value; no other constructor exists.
+unsafe impl Backend for Avx2 {
+    const KIND: BackendKind = BackendKind::Avx2;
+    const INHERITED: &'static [(Routine, BackendKind, &'static str)] = all_inherited_from_scalar!();
+
+    #[inline]
+    fn new() -> Option<Avx2> {
+        BackendKind::Avx2.is_available().then_some(Avx2(()))
+    }
+
+    crate::backend::feature_region!(Avx2, "avx2,bmi1,bmi2,lzcnt,popcnt");
+
+    scalar_routines!();
+}

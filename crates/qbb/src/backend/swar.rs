@@ -1,0 +1,32 @@
+//! The swar backend (being written: every routine still comes from the scalar reference).
+
+use crate::aspects::MoveAspects;
+use crate::backend::scaffold::{all_inherited_from_scalar, scalar_routines};
+use crate::backend::{Backend, BackendKind, Scalar};
+use crate::king_safety::{KingSafety, SliderPosition};
+use crate::quad::Quad;
+use crate::repr::{ClassicalBoard, DenseBoard, HexSets, Mailbox, NibbleBoard, PieceSets};
+use crate::routine::Routine;
+use crate::square::Square;
+
+/// The swar backend token: a value exists only where the CPU has its instructions.
+#[derive(Copy, Clone, Debug)]
+pub struct Swar(());
+
+// SAFETY: `new` checks the CPU before making a value; no other constructor exists.
+unsafe impl Backend for Swar {
+    const KIND: BackendKind = BackendKind::Swar;
+    const INHERITED: &'static [(Routine, BackendKind, &'static str)] = all_inherited_from_scalar!();
+
+    #[inline]
+    fn new() -> Option<Swar> {
+        Some(Swar(()))
+    }
+
+    #[inline(always)]
+    fn with_features<R>(self, job: impl FnOnce(Swar) -> R) -> R {
+        job(self)
+    }
+
+    scalar_routines!();
+}

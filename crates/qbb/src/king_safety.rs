@@ -1,0 +1,53 @@
+//! Checks and pins by Gerd Isenberg's disjoint coding (catalogue row 12).
+//!
+//! For each king, the squares "in between" it and the enemy sliders come from two opposite ray fills
+//! intersected: `leftFill(king) & rightFill(slider)`. Where nothing stands between them the slider
+//! gives check and the in-between squares are where the check can be blocked; where exactly one piece
+//! stands between them, that piece is pinned (if it is the king's) or a discovered checker (if it is
+//! the slider's).
+
+/// The pieces the routine looks at, by colour (index 0 = white, 1 = black).
+///
+/// `orth` are the sliders that move like rooks (rooks and queens), `diag` those that move like bishops
+/// (bishops and queens), `pieces` every piece of that colour. The occupancy is the union of all sets,
+/// so the routine is defined for any input, not only for chess positions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct SliderPosition {
+    pub kings: [u64; 2],
+    pub orth: [u64; 2],
+    pub diag: [u64; 2],
+    pub pieces: [u64; 2],
+}
+
+impl SliderPosition {
+    /// Everything that blocks a ray.
+    #[inline(always)]
+    pub const fn occupied(&self) -> u64 {
+        self.kings[0]
+            | self.kings[1]
+            | self.orth[0]
+            | self.orth[1]
+            | self.diag[0]
+            | self.diag[1]
+            | self.pieces[0]
+            | self.pieces[1]
+    }
+}
+
+/// What threatens one king (of colour `c`) along the lines, with `e` the other colour.
+///
+/// With `kray(d)` the ray attacks of the king in direction `d` and `sray(d)` the ray attacks of the
+/// matching enemy sliders in the opposite direction (both stop at the first blocker, which they
+/// include):
+/// - `checkers`: enemy sliders that `kray` reaches;
+/// - `check_mask`: `checkers` plus the empty squares that both `kray(d)` and `sray(d)` cover (the
+///   squares on which a check can be blocked);
+/// - `pinned`: pieces of colour `c` covered by both `kray(d)` and `sray(d)`;
+/// - `discoverers`: pieces of colour `e` covered by both (moving one gives a discovered check).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct KingSafety {
+    pub checkers: u64,
+    pub check_mask: u64,
+    pub pinned: u64,
+    pub discoverers: u64,
+}

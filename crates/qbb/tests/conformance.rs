@@ -1,0 +1,95 @@
+//! Every backend against the scalar reference: real positions from the perft suites and 10^5
+//! random inputs per routine. Adding a backend is one `conformance!` line.
+
+use qbb::conformance::{Config, check_backend};
+use qbb::{Backend, BackendKind, BackendTask, Quad};
+use qbb_corpus::Suite;
+
+fn positions() -> Vec<Quad> {
+    Suite::ALL
+        .iter()
+        .flat_map(|s| s.placements())
+        .map(|p| Quad::from_placement(p).expect("suite placements parse"))
+        .collect()
+}
+
+/// Runs the kit on `B`. Where the CPU has the backend's features, the backend must construct: a
+/// refusal there is a failure, not a skip.
+fn run<B: Backend>() {
+    let kind = B::KIND;
+    let Some(backend) = B::new() else {
+        match kind.availability() {
+            Ok(()) => panic!("{kind}: the CPU has its features but the backend refused to construct"),
+            Err(why) => {
+                eprintln!("{kind}: not tested on this machine: {why}");
+                return;
+            }
+        }
+    };
+    assert!(kind.is_available(), "{kind} constructed although detection says it is unavailable");
+    let coverage = check_backend(backend, &positions(), &Config::default()).unwrap_or_else(|m| panic!("{m}"));
+    assert_eq!(coverage.cases.len(), qbb::Routine::ALL.len());
+    assert!(coverage.cases.iter().all(|&(_, n)| n >= 100_000));
+}
+
+macro_rules! conformance {
+    ($name:ident, $backend:ty) => {
+        #[test]
+        fn $name() {
+            run::<$backend>();
+        }
+    };
+}
+
+conformance!(scalar, qbb::Scalar);
+conformance!(swar, qbb::Swar);
+#[cfg(target_arch = "x86_64")]
+conformance!(sse2, qbb::Sse2);
+#[cfg(target_arch = "x86_64")]
+conformance!(avx2, qbb::Avx2);
+#[cfg(target_arch = "x86_64")]
+conformance!(avx512, qbb::Avx512);
+#[cfg(feature = "portable-simd")]
+conformance!(portable, qbb::Portable);
+
+/// The backend that run-time selection picks (or that `QBB_BACKEND` forces) runs through `run_on`,
+/// the path the lab and the engine take, and is really the one that ran.
+#[test]
+fn selected_backend_runs_through_dispatch() {
+    struct Check(Vec<Quad>);
+    impl BackendTask for Check {
+        type Output = BackendKind;
+        fn run<B: Backend>(self, backend: B) -> BackendKind {
+            let config = Config { random_cases: 20_000, ..Config::default() };
+            check_backend(backend, &self.0, &config).unwrap_or_else(|m| panic!("{m}"));
+            B::KIND
+        }
+    }
+    let kind = BackendKind::selected().expect("QBB_BACKEND names an available backend");
+    let ran = qbb::run_on(kind, Check(positions())).expect("the selected backend runs");
+    assert_eq!(ran, kind);
+    if let Ok(Some(forced)) = BackendKind::from_env() {
+        assert_eq!(ran, forced, "QBB_BACKEND was honoured");
+    }
+}
+
+#[test]
+fn detection_prefers_the_widest_available() {
+    let best = BackendKind::detect_best();
+    for kind in [BackendKind::Avx512, BackendKind::Avx2, BackendKind::Sse2] {
+        if kind.is_available() {
+            assert_eq!(best, kind);
+            return;
+        }
+    }
+    assert_eq!(best, BackendKind::Swar);
+}
+
+#[test]
+fn unknown_and_unavailable_backends_are_explained() {
+    let err = "avx9".parse::<BackendKind>().unwrap_err().to_string();
+    assert!(err.contains("avx9") && err.contains("avx512"), "{err}");
+    if let Err(e) = BackendKind::Portable.check_available() {
+        assert!(e.to_string().contains("portable-simd"), "{e}");
+    }
+}
