@@ -20,7 +20,12 @@ pub enum Suite {
 }
 
 impl Suite {
-    pub const ALL: [Suite; 4] = [Suite::Standard, Suite::Random, Suite::Tricky, Suite::Fischer];
+    pub const ALL: [Suite; 4] = [
+        Suite::Standard,
+        Suite::Random,
+        Suite::Tricky,
+        Suite::Fischer,
+    ];
 
     pub const fn name(self) -> &'static str {
         match self {
@@ -48,7 +53,9 @@ impl Suite {
 
     /// The first FEN field (the piece placement) of every entry.
     pub fn placements(self) -> impl Iterator<Item = &'static str> {
-        self.text().lines().filter_map(|l| l.split_whitespace().next())
+        self.text()
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
     }
 }
 
@@ -69,12 +76,19 @@ pub struct EpdEntry<'a> {
 impl EpdEntry<'_> {
     /// The expected count at `depth`, if the line gives one.
     pub fn nodes_at(&self, depth: u32) -> Option<u64> {
-        self.counts.iter().find(|(d, _)| *d == depth).map(|&(_, n)| n)
+        self.counts
+            .iter()
+            .find(|(d, _)| *d == depth)
+            .map(|&(_, n)| n)
     }
 
     /// The deepest depth whose count is at most `budget`.
     pub fn deepest_within(&self, budget: u64) -> Option<u32> {
-        self.counts.iter().filter(|(_, n)| *n <= budget).map(|&(d, _)| d).max()
+        self.counts
+            .iter()
+            .filter(|(_, n)| *n <= budget)
+            .map(|&(d, _)| d)
+            .max()
     }
 }
 
@@ -96,9 +110,15 @@ pub fn parse_epd_line(text: &str, line: usize) -> Result<EpdEntry<'_>, EpdError>
     }
     let counts = fields
         .map(|field| {
-            let bad = || EpdError::BadCount { line, field: field.trim().to_string() };
+            let bad = || EpdError::BadCount {
+                line,
+                field: field.trim().to_string(),
+            };
             let mut parts = field.split_whitespace();
-            let depth = parts.next().and_then(|d| d.strip_prefix('D')).ok_or_else(bad)?;
+            let depth = parts
+                .next()
+                .and_then(|d| d.strip_prefix('D'))
+                .ok_or_else(bad)?;
             let depth: u32 = depth.parse().map_err(|_| bad())?;
             let nodes: u64 = parts.next().ok_or_else(bad)?.parse().map_err(|_| bad())?;
             if parts.next().is_some() {
@@ -125,7 +145,12 @@ mod tests {
 
     #[test]
     fn suites_parse_with_their_sizes() {
-        let sizes = [(Suite::Standard, 128), (Suite::Random, 6838), (Suite::Tricky, 19), (Suite::Fischer, 960)];
+        let sizes = [
+            (Suite::Standard, 128),
+            (Suite::Random, 6838),
+            (Suite::Tricky, 19),
+            (Suite::Fischer, 960),
+        ];
         for (suite, n) in sizes {
             let entries = suite.entries();
             assert_eq!(entries.len(), n, "{suite}");
@@ -139,8 +164,17 @@ mod tests {
 
     #[test]
     fn bad_lines_are_named() {
-        assert_eq!(parse_epd_line(" ;D1 20", 3), Err(EpdError::MissingFen { line: 3 }));
-        assert!(matches!(parse_epd_line("8/8/8/8/8/8/8/8 w - - ;D1 x", 1), Err(EpdError::BadCount { .. })));
-        assert!(matches!(parse_epd_line("8/8/8/8/8/8/8/8 w - - ;X1 2", 1), Err(EpdError::BadCount { .. })));
+        assert_eq!(
+            parse_epd_line(" ;D1 20", 3),
+            Err(EpdError::MissingFen { line: 3 })
+        );
+        assert!(matches!(
+            parse_epd_line("8/8/8/8/8/8/8/8 w - - ;D1 x", 1),
+            Err(EpdError::BadCount { .. })
+        ));
+        assert!(matches!(
+            parse_epd_line("8/8/8/8/8/8/8/8 w - - ;X1 2", 1),
+            Err(EpdError::BadCount { .. })
+        ));
     }
 }

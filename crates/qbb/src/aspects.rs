@@ -15,7 +15,11 @@ pub enum Special {
     EnPassant { captured_on: Square },
     /// The rook (code `rook`) goes from `rook_from` to `rook_to` as well; in Chess960 any of the
     /// four squares may coincide, which the xor handles by itself.
-    Castle { rook_from: Square, rook_to: Square, rook: u8 },
+    Castle {
+        rook_from: Square,
+        rook_to: Square,
+        rook: u8,
+    },
 }
 
 /// A move described by its aspects. Codes are nibbles (0..=15); `captured == 0` means no capture
@@ -33,13 +37,24 @@ pub struct MoveAspects {
 impl MoveAspects {
     /// A quiet move of `piece`.
     pub const fn quiet(from: Square, to: Square, piece: u8) -> MoveAspects {
-        MoveAspects { from, to, piece, captured: 0, promotion: 0, special: Special::None }
+        MoveAspects {
+            from,
+            to,
+            piece,
+            captured: 0,
+            promotion: 0,
+            special: Special::None,
+        }
     }
 
     /// The code that lands on `to`: the promotion piece if any, otherwise the moving piece.
     #[inline(always)]
     pub const fn landing_code(&self) -> u8 {
-        if self.promotion != 0 { self.promotion } else { self.piece }
+        if self.promotion != 0 {
+            self.promotion
+        } else {
+            self.piece
+        }
     }
 
     /// Where the captured piece stood: the target square, or the passed pawn's square.

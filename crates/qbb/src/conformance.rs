@@ -49,10 +49,20 @@ impl SplitMix64 {
     /// planes, a board of random codes on a few squares, or one of the extreme boards.
     pub fn quad(&mut self) -> Quad {
         match self.below(8) {
-            0..=2 => Quad::new(self.next_u64(), self.next_u64(), self.next_u64(), self.next_u64()),
+            0..=2 => Quad::new(
+                self.next_u64(),
+                self.next_u64(),
+                self.next_u64(),
+                self.next_u64(),
+            ),
             3 | 4 => {
                 let k = self.below(4) as u32;
-                Quad::new(self.sparse(k), self.sparse(k), self.sparse(k), self.sparse(k))
+                Quad::new(
+                    self.sparse(k),
+                    self.sparse(k),
+                    self.sparse(k),
+                    self.sparse(k),
+                )
             }
             5 | 6 => {
                 let mut q = Quad::EMPTY;
@@ -79,7 +89,9 @@ impl SplitMix64 {
 
 /// A routine whose output differs from the scalar reference, with the input that shows it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{backend}: `{routine}` differs from scalar\n  input:    {input}\n  expected: {expected}\n  got:      {got}")]
+#[error(
+    "{backend}: `{routine}` differs from scalar\n  input:    {input}\n  expected: {expected}\n  got:      {got}"
+)]
 pub struct Mismatch {
     pub backend: &'static str,
     pub routine: Routine,
@@ -98,7 +110,10 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        Config { random_cases: 100_000, seed: 0x0051_4242 }
+        Config {
+            random_cases: 100_000,
+            seed: 0x0051_4242,
+        }
     }
 }
 
@@ -116,7 +131,14 @@ pub fn check_backend<B: Backend>(
     positions: &[Quad],
     config: &Config,
 ) -> Result<Coverage, Box<Mismatch>> {
-    backend.with_features(|b| Checker { backend: b, positions, config }.run())
+    backend.with_features(|b| {
+        Checker {
+            backend: b,
+            positions,
+            config,
+        }
+        .run()
+    })
 }
 
 struct Checker<'a, B> {
@@ -151,13 +173,24 @@ impl<B: Backend> Checker<'_, B> {
         Ok(cases)
     }
 
-    fn check_one(&self, routine: Routine, q: &Quad, rng: &mut SplitMix64) -> Result<(), Box<Mismatch>> {
+    fn check_one(
+        &self,
+        routine: Routine,
+        q: &Quad,
+        rng: &mut SplitMix64,
+    ) -> Result<(), Box<Mismatch>> {
         let b = self.backend;
         let s = Scalar;
         match routine {
             Routine::PieceAt => {
                 let sq = rng.square();
-                compare(routine, B::KIND.name(), (q, sq), s.piece_at(q, sq), b.piece_at(q, sq))
+                compare(
+                    routine,
+                    B::KIND.name(),
+                    (q, sq),
+                    s.piece_at(q, sq),
+                    b.piece_at(q, sq),
+                )
             }
             Routine::SetPiece => {
                 let sq = rng.square();
@@ -167,9 +200,13 @@ impl<B: Backend> Checker<'_, B> {
                 b.set_piece(&mut got, sq, code);
                 compare(routine, B::KIND.name(), (q, sq, code), want, got)
             }
-            Routine::PieceSets => compare(routine, B::KIND.name(), q, s.piece_sets(q), b.piece_sets(q)),
+            Routine::PieceSets => {
+                compare(routine, B::KIND.name(), q, s.piece_sets(q), b.piece_sets(q))
+            }
             Routine::HexSets => compare(routine, B::KIND.name(), q, s.hex_sets(q), b.hex_sets(q)),
-            Routine::ToMailbox => compare(routine, B::KIND.name(), q, s.to_mailbox(q), b.to_mailbox(q)),
+            Routine::ToMailbox => {
+                compare(routine, B::KIND.name(), q, s.to_mailbox(q), b.to_mailbox(q))
+            }
             Routine::FromMailbox => {
                 let mut m = s.to_mailbox(q);
                 if rng.below(2) == 0 {
@@ -178,16 +215,34 @@ impl<B: Backend> Checker<'_, B> {
                         *byte |= (rng.next_u64() as u8) & 0xF0;
                     }
                 }
-                compare(routine, B::KIND.name(), m, s.from_mailbox(&m), b.from_mailbox(&m))
+                compare(
+                    routine,
+                    B::KIND.name(),
+                    m,
+                    s.from_mailbox(&m),
+                    b.from_mailbox(&m),
+                )
             }
             Routine::MoveDelta => {
                 let m = random_aspects(rng);
-                compare(routine, B::KIND.name(), m, s.move_delta(&m), b.move_delta(&m))
+                compare(
+                    routine,
+                    B::KIND.name(),
+                    m,
+                    s.move_delta(&m),
+                    b.move_delta(&m),
+                )
             }
             Routine::Flip => compare(routine, B::KIND.name(), q, s.flip(q), b.flip(q)),
             Routine::OccludedFills => {
                 let empty = empty_for(q, rng);
-                compare(routine, B::KIND.name(), (q, empty), s.occluded_fills(q, empty), b.occluded_fills(q, empty))
+                compare(
+                    routine,
+                    B::KIND.name(),
+                    (q, empty),
+                    s.occluded_fills(q, empty),
+                    b.occluded_fills(q, empty),
+                )
             }
             Routine::SliderAttacks => {
                 let sets = s.piece_sets(q);
@@ -202,15 +257,37 @@ impl<B: Backend> Checker<'_, B> {
                 )
             }
             Routine::KnightAttacks => {
-                let knights = if rng.below(2) == 0 { s.piece_sets(q).knights } else { q.bb[rng.below(4) as usize] };
-                compare(routine, B::KIND.name(), knights, s.knight_attacks(knights), b.knight_attacks(knights))
+                let knights = if rng.below(2) == 0 {
+                    s.piece_sets(q).knights
+                } else {
+                    q.bb[rng.below(4) as usize]
+                };
+                compare(
+                    routine,
+                    B::KIND.name(),
+                    knights,
+                    s.knight_attacks(knights),
+                    b.knight_attacks(knights),
+                )
             }
             Routine::ChecksAndPins => {
                 let p = slider_position(q, rng);
-                compare(routine, B::KIND.name(), p, s.checks_and_pins(&p), b.checks_and_pins(&p))
+                compare(
+                    routine,
+                    B::KIND.name(),
+                    p,
+                    s.checks_and_pins(&p),
+                    b.checks_and_pins(&p),
+                )
             }
             Routine::WeightedPopcount => {
-                let sets: [u64; 8] = std::array::from_fn(|i| if i < 4 { q.bb[i] } else { rng.sparse(i as u32 - 4) });
+                let sets: [u64; 8] = std::array::from_fn(|i| {
+                    if i < 4 {
+                        q.bb[i]
+                    } else {
+                        rng.sparse(i as u32 - 4)
+                    }
+                });
                 let weights: [i16; 8] = std::array::from_fn(|_| match rng.below(3) {
                     0 => rng.next_u64() as i16, // the full range, extremes included
                     1 => [i16::MIN, i16::MAX, -1, 0][rng.below(4) as usize],
@@ -234,36 +311,82 @@ impl<B: Backend> Checker<'_, B> {
                 };
                 compare(routine, B::KIND.name(), (x, y), want, got)
             }
-            Routine::ToNibbleBoard => {
-                compare(routine, B::KIND.name(), q, s.to_nibble_board(q), b.to_nibble_board(q))
-            }
+            Routine::ToNibbleBoard => compare(
+                routine,
+                B::KIND.name(),
+                q,
+                s.to_nibble_board(q),
+                b.to_nibble_board(q),
+            ),
             Routine::FromNibbleBoard => {
-                let nb = NibbleBoard(std::array::from_fn(|i| (q.bb[i / 8] >> (8 * (i % 8))) as u8));
-                compare(routine, B::KIND.name(), nb, s.from_nibble_board(&nb), b.from_nibble_board(&nb))
+                let nb = NibbleBoard(std::array::from_fn(|i| {
+                    (q.bb[i / 8] >> (8 * (i % 8))) as u8
+                }));
+                compare(
+                    routine,
+                    B::KIND.name(),
+                    nb,
+                    s.from_nibble_board(&nb),
+                    b.from_nibble_board(&nb),
+                )
             }
-            Routine::ToClassical => compare(routine, B::KIND.name(), q, s.to_classical(q), b.to_classical(q)),
+            Routine::ToClassical => compare(
+                routine,
+                B::KIND.name(),
+                q,
+                s.to_classical(q),
+                b.to_classical(q),
+            ),
             Routine::FromClassical => {
                 let board = if rng.below(2) == 0 {
                     s.to_classical(q)
                 } else {
-                    ClassicalBoard { bb: std::array::from_fn(|_| rng.sparse_any()) }
+                    ClassicalBoard {
+                        bb: std::array::from_fn(|_| rng.sparse_any()),
+                    }
                 };
-                compare(routine, B::KIND.name(), board, s.from_classical(&board), b.from_classical(&board))
+                compare(
+                    routine,
+                    B::KIND.name(),
+                    board,
+                    s.from_classical(&board),
+                    b.from_classical(&board),
+                )
             }
             Routine::ToDense => compare(routine, B::KIND.name(), q, s.to_dense(q), b.to_dense(q)),
             Routine::FromDense => {
                 let board = if rng.below(2) == 0 {
                     s.to_dense(q)
                 } else {
-                    DenseBoard { bb: std::array::from_fn(|_| rng.sparse_any()) }
+                    DenseBoard {
+                        bb: std::array::from_fn(|_| rng.sparse_any()),
+                    }
                 };
-                compare(routine, B::KIND.name(), board, s.from_dense(&board), b.from_dense(&board))
+                compare(
+                    routine,
+                    B::KIND.name(),
+                    board,
+                    s.from_dense(&board),
+                    b.from_dense(&board),
+                )
             }
             Routine::HashManino => {
                 let state = rng.next_u64();
-                compare(routine, B::KIND.name(), (q, state), s.hash_manino(q, state), b.hash_manino(q, state))
+                compare(
+                    routine,
+                    B::KIND.name(),
+                    (q, state),
+                    s.hash_manino(q, state),
+                    b.hash_manino(q, state),
+                )
             }
-            Routine::HashZobrist => compare(routine, B::KIND.name(), q, s.hash_zobrist(q), b.hash_zobrist(q)),
+            Routine::HashZobrist => compare(
+                routine,
+                B::KIND.name(),
+                q,
+                s.hash_zobrist(q),
+                b.hash_zobrist(q),
+            ),
         }
     }
 }
@@ -322,8 +445,14 @@ fn slider_position(q: &Quad, rng: &mut SplitMix64) -> SliderPosition {
 fn random_aspects(rng: &mut SplitMix64) -> MoveAspects {
     let code = |rng: &mut SplitMix64| rng.below(16) as u8;
     let special = match rng.below(4) {
-        0 => Special::EnPassant { captured_on: rng.square() },
-        1 => Special::Castle { rook_from: rng.square(), rook_to: rng.square(), rook: code(rng) },
+        0 => Special::EnPassant {
+            captured_on: rng.square(),
+        },
+        1 => Special::Castle {
+            rook_from: rng.square(),
+            rook_to: rng.square(),
+            rook: code(rng),
+        },
         _ => Special::None,
     };
     MoveAspects {

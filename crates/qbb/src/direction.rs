@@ -35,12 +35,20 @@ impl Direction {
     ];
 
     /// The four directions a rook slides in.
-    pub const ORTHOGONAL: [Direction; 4] =
-        [Direction::North, Direction::East, Direction::South, Direction::West];
+    pub const ORTHOGONAL: [Direction; 4] = [
+        Direction::North,
+        Direction::East,
+        Direction::South,
+        Direction::West,
+    ];
 
     /// The four directions a bishop slides in.
-    pub const DIAGONAL: [Direction; 4] =
-        [Direction::NorthEast, Direction::SouthEast, Direction::SouthWest, Direction::NorthWest];
+    pub const DIAGONAL: [Direction; 4] = [
+        Direction::NorthEast,
+        Direction::SouthEast,
+        Direction::SouthWest,
+        Direction::NorthWest,
+    ];
 
     #[inline(always)]
     pub const fn index(self) -> usize {

@@ -30,6 +30,8 @@ pub mod direction;
 pub mod hash;
 pub mod king_safety;
 pub mod piece;
+#[cfg(feature = "asm-probes")]
+pub mod probes;
 pub mod quad;
 pub mod repr;
 pub mod routine;

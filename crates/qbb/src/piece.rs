@@ -108,7 +108,11 @@ impl Piece {
 
     #[inline(always)]
     pub const fn color(self) -> Color {
-        if self.0 & 1 == 0 { Color::White } else { Color::Black }
+        if self.0 & 1 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
     }
 
     #[inline(always)]
@@ -139,7 +143,11 @@ impl Piece {
             'k' => PieceType::King,
             _ => return None,
         };
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         Some(Piece::new(color, kind))
     }
 }
@@ -167,7 +175,11 @@ pub mod signed {
     /// The nibble that holds `value`, which must be in -8..=7; `None` outside that range.
     #[inline(always)]
     pub const fn from_signed(value: i8) -> Option<u8> {
-        if value >= -8 && value <= 7 { Some(value as u8 & 15) } else { None }
+        if value >= -8 && value <= 7 {
+            Some(value as u8 & 15)
+        } else {
+            None
+        }
     }
 }
 

@@ -26,7 +26,9 @@ impl Quad {
 
     #[inline(always)]
     pub const fn new(bb0: u64, bb1: u64, bb2: u64, bb3: u64) -> Quad {
-        Quad { bb: [bb0, bb1, bb2, bb3] }
+        Quad {
+            bb: [bb0, bb1, bb2, bb3],
+        }
     }
 
     /// The same bitboard in all four planes (the article's `QBB pro(pro64)`).
@@ -39,7 +41,14 @@ impl Quad {
     #[inline(always)]
     pub const fn nibble_at(sq: Square, code: u8) -> Quad {
         let (s, c) = (sq.index(), code as u64);
-        Quad { bb: [(c & 1) << s, (c >> 1 & 1) << s, (c >> 2 & 1) << s, (c >> 3 & 1) << s] }
+        Quad {
+            bb: [
+                (c & 1) << s,
+                (c >> 1 & 1) << s,
+                (c >> 2 & 1) << s,
+                (c >> 3 & 1) << s,
+            ],
+        }
     }
 
     /// Squares holding a piece: any type bit set (codes 0 and 1 count as empty).
@@ -67,12 +76,17 @@ impl Quad {
             for c in rank_text.chars() {
                 if let Some(d) = c.to_digit(10) {
                     if !(1..=8).contains(&d) {
-                        return Err(PlacementError::BadDigit { rank: rank + 1, digit: c });
+                        return Err(PlacementError::BadDigit {
+                            rank: rank + 1,
+                            digit: c,
+                        });
                     }
                     file += d as u8;
                 } else {
-                    let piece = Piece::from_letter(c)
-                        .ok_or(PlacementError::BadLetter { rank: rank + 1, letter: c })?;
+                    let piece = Piece::from_letter(c).ok_or(PlacementError::BadLetter {
+                        rank: rank + 1,
+                        letter: c,
+                    })?;
                     if file >= 8 {
                         return Err(PlacementError::RankLength { rank: rank + 1 });
                     }
@@ -144,7 +158,12 @@ impl Quad {
     /// Toggle the colour bit of every occupied square (QBBEngine's `PM ^= occupied`).
     #[inline(always)]
     pub const fn colors_swapped(&self) -> Quad {
-        Quad::new(self.bb[0] ^ self.occupied(), self.bb[1], self.bb[2], self.bb[3])
+        Quad::new(
+            self.bb[0] ^ self.occupied(),
+            self.bb[1],
+            self.bb[2],
+            self.bb[3],
+        )
     }
 
     /// The relative reading of an absolute quad for `side_to_move`: plane 0 = its pieces, board
@@ -183,7 +202,13 @@ impl Quad {
                     out.push_str("   ");
                 }
                 let row: Vec<&str> = (0..8)
-                    .map(|file| if self.bb[plane] >> (rank * 8 + file) & 1 != 0 { "1" } else { "." })
+                    .map(|file| {
+                        if self.bb[plane] >> (rank * 8 + file) & 1 != 0 {
+                            "1"
+                        } else {
+                            "."
+                        }
+                    })
                     .collect();
                 out.push_str(&row.join(" "));
             }
@@ -243,7 +268,9 @@ impl Not for Quad {
 pub enum PlacementError {
     #[error("the placement has {0} ranks separated by '/', expected 8")]
     RankCount(usize),
-    #[error("rank {rank}: `{letter}` is not a piece letter (expected one of PNBRQK pnbrqk or a digit)")]
+    #[error(
+        "rank {rank}: `{letter}` is not a piece letter (expected one of PNBRQK pnbrqk or a digit)"
+    )]
     BadLetter { rank: u8, letter: char },
     #[error("rank {rank}: digit `{digit}` is out of range (expected 1-8)")]
     BadDigit { rank: u8, digit: char },
@@ -287,7 +314,10 @@ mod tests {
         assert_eq!(rel.bb[0], 0x0000_0000_0000_FFFF);
         assert_eq!(rel.to_absolute(Color::White), Quad::start_position());
         let black = Quad::start_position().to_relative(Color::Black);
-        assert_eq!(black.bb[0], 0x0000_0000_0000_FFFF, "black's pieces, mirrored to the bottom");
+        assert_eq!(
+            black.bb[0], 0x0000_0000_0000_FFFF,
+            "black's pieces, mirrored to the bottom"
+        );
         assert_eq!(black.to_absolute(Color::Black), Quad::start_position());
     }
 
@@ -295,10 +325,16 @@ mod tests {
     fn placement_round_trips_and_rejects_bad_input() {
         let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R";
         assert_eq!(Quad::from_placement(fen).unwrap().to_placement(), fen);
-        assert_eq!(Quad::from_placement("8/8/8/8/8/8/8"), Err(PlacementError::RankCount(7)));
+        assert_eq!(
+            Quad::from_placement("8/8/8/8/8/8/8"),
+            Err(PlacementError::RankCount(7))
+        );
         assert!(matches!(
             Quad::from_placement("8/8/8/8/8/8/8/7X"),
-            Err(PlacementError::BadLetter { rank: 1, letter: 'X' })
+            Err(PlacementError::BadLetter {
+                rank: 1,
+                letter: 'X'
+            })
         ));
         assert!(matches!(
             Quad::from_placement("9/8/8/8/8/8/8/8"),

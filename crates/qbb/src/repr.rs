@@ -112,7 +112,11 @@ impl ClassicalBoard {
             }
         }
         let occupied = bb[0] | bb[1];
-        PieceBbArray { bb, occupied, empty: !occupied }
+        PieceBbArray {
+            bb,
+            occupied,
+            empty: !occupied,
+        }
     }
 }
 

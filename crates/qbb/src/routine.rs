@@ -89,7 +89,10 @@ pub enum Support {
     /// Written with the backend's own instructions.
     Native,
     /// Taken from a lower tier, because this instruction set offers nothing better.
-    Inherited { from: BackendKind, why: &'static str },
+    Inherited {
+        from: BackendKind,
+        why: &'static str,
+    },
 }
 
 impl fmt::Display for Support {

@@ -18,7 +18,11 @@ impl Square {
     /// The square with this index, if it is below 64.
     #[inline(always)]
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 64 { Some(Square(index)) } else { None }
+        if index < 64 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     /// The square of `index & 63`: total, for loops over bit indices that are known to be in range.
@@ -30,7 +34,11 @@ impl Square {
     /// The square on `file` (0 = a) and `rank` (0 = first rank), both below 8.
     #[inline(always)]
     pub const fn from_file_rank(file: u8, rank: u8) -> Option<Square> {
-        if file < 8 && rank < 8 { Some(Square(rank * 8 + file)) } else { None }
+        if file < 8 && rank < 8 {
+            Some(Square(rank * 8 + file))
+        } else {
+            None
+        }
     }
 
     #[inline(always)]
@@ -68,7 +76,12 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, (b'1' + self.rank()) as char)
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file()) as char,
+            (b'1' + self.rank()) as char
+        )
     }
 }
 

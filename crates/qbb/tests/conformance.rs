@@ -19,15 +19,21 @@ fn run<B: Backend>() {
     let kind = B::KIND;
     let Some(backend) = B::new() else {
         match kind.availability() {
-            Ok(()) => panic!("{kind}: the CPU has its features but the backend refused to construct"),
+            Ok(()) => {
+                panic!("{kind}: the CPU has its features but the backend refused to construct")
+            }
             Err(why) => {
                 eprintln!("{kind}: not tested on this machine: {why}");
                 return;
             }
         }
     };
-    assert!(kind.is_available(), "{kind} constructed although detection says it is unavailable");
-    let coverage = check_backend(backend, &positions(), &Config::default()).unwrap_or_else(|m| panic!("{m}"));
+    assert!(
+        kind.is_available(),
+        "{kind} constructed although detection says it is unavailable"
+    );
+    let coverage =
+        check_backend(backend, &positions(), &Config::default()).unwrap_or_else(|m| panic!("{m}"));
     assert_eq!(coverage.cases.len(), qbb::Routine::ALL.len());
     assert!(coverage.cases.iter().all(|&(_, n)| n >= 100_000));
 }
@@ -60,7 +66,10 @@ fn selected_backend_runs_through_dispatch() {
     impl BackendTask for Check {
         type Output = BackendKind;
         fn run<B: Backend>(self, backend: B) -> BackendKind {
-            let config = Config { random_cases: 20_000, ..Config::default() };
+            let config = Config {
+                random_cases: 20_000,
+                ..Config::default()
+            };
             check_backend(backend, &self.0, &config).unwrap_or_else(|m| panic!("{m}"));
             B::KIND
         }

@@ -23,7 +23,10 @@ unsafe impl Backend for Avx512 {
         BackendKind::Avx512.is_available().then_some(Avx512(()))
     }
 
-    crate::backend::feature_region!(Avx512, "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni,avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt");
+    crate::backend::feature_region!(
+        Avx512,
+        "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni,avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt"
+    );
 
     scalar_routines!();
 }

@@ -276,7 +276,11 @@ impl BackendKind {
             }
             BackendKind::Sse2 | BackendKind::Avx2 | BackendKind::Avx512 => {
                 let missing = missing_cpu_features(self.required_features());
-                if missing.is_empty() { Ok(()) } else { Err(Unavailable::MissingFeatures(missing)) }
+                if missing.is_empty() {
+                    Ok(())
+                } else {
+                    Err(Unavailable::MissingFeatures(missing))
+                }
             }
         }
     }
@@ -287,7 +291,10 @@ impl BackendKind {
 
     /// The best backend this CPU runs: avx512 > avx2 > sse2 > swar (portable only when forced).
     pub fn detect_best() -> BackendKind {
-        Self::PREFERENCE.into_iter().find(|k| k.is_available()).unwrap_or(BackendKind::Scalar)
+        Self::PREFERENCE
+            .into_iter()
+            .find(|k| k.is_available())
+            .unwrap_or(BackendKind::Scalar)
     }
 
     /// The backend named by `QBB_BACKEND`, if set (`auto` or empty means "not forced").
@@ -296,9 +303,9 @@ impl BackendKind {
             Ok(v) if v.trim().is_empty() || v.trim().eq_ignore_ascii_case("auto") => Ok(None),
             Ok(v) => v.trim().parse().map(Some),
             Err(std::env::VarError::NotPresent) => Ok(None),
-            Err(std::env::VarError::NotUnicode(_)) => {
-                Err(BackendError::Unknown(format!("{ENV_VAR} is not valid UTF-8")))
-            }
+            Err(std::env::VarError::NotUnicode(_)) => Err(BackendError::Unknown(format!(
+                "{ENV_VAR} is not valid UTF-8"
+            ))),
         }
     }
 
@@ -312,7 +319,8 @@ impl BackendKind {
 
     /// `Ok` or the error that names what is missing.
     pub fn check_available(self) -> Result<(), BackendError> {
-        self.availability().map_err(|why| BackendError::Unavailable { kind: self, why })
+        self.availability()
+            .map_err(|why| BackendError::Unavailable { kind: self, why })
     }
 
     /// How this backend provides `routine`, or `None` if the backend is not built into this
@@ -405,8 +413,23 @@ pub fn cpu_has(feature: &str) -> bool {
         };
     }
     detect!(
-        "sse2", "ssse3", "sse4.1", "sse4.2", "popcnt", "avx", "avx2", "bmi1", "bmi2", "lzcnt",
-        "avx512f", "avx512bw", "avx512vl", "avx512vbmi", "avx512vbmi2", "gfni", "avx512vpopcntdq",
+        "sse2",
+        "ssse3",
+        "sse4.1",
+        "sse4.2",
+        "popcnt",
+        "avx",
+        "avx2",
+        "bmi1",
+        "bmi2",
+        "lzcnt",
+        "avx512f",
+        "avx512bw",
+        "avx512vl",
+        "avx512vbmi",
+        "avx512vbmi2",
+        "gfni",
+        "avx512vpopcntdq",
         "avx512bitalg"
     )
 }
@@ -421,13 +444,19 @@ pub trait BackendTask {
 /// Constructs the backend `kind` (if this CPU has it) and runs `task` on it inside the backend's
 /// target features: the one dispatch at the top of a job.
 pub fn run_on<T: BackendTask>(kind: BackendKind, task: T) -> Result<T::Output, BackendError> {
-    fn go<B: Backend, T: BackendTask>(kind: BackendKind, task: T) -> Result<T::Output, BackendError> {
+    fn go<B: Backend, T: BackendTask>(
+        kind: BackendKind,
+        task: T,
+    ) -> Result<T::Output, BackendError> {
         match B::new() {
             Some(backend) => Ok(backend.with_features(|b| task.run(b))),
-            None => Err(kind.check_available().err().unwrap_or(BackendError::Unavailable {
-                kind,
-                why: Unavailable::NotBuilt("the backend refused to construct"),
-            })),
+            None => Err(kind
+                .check_available()
+                .err()
+                .unwrap_or(BackendError::Unavailable {
+                    kind,
+                    why: Unavailable::NotBuilt("the backend refused to construct"),
+                })),
         }
     }
     kind.check_available()?;

@@ -117,7 +117,12 @@ unsafe impl Backend for Scalar {
         if m.captured != 0 {
             delta ^= Quad::nibble_at(m.capture_square(), m.captured);
         }
-        if let Special::Castle { rook_from, rook_to, rook } = m.special {
+        if let Special::Castle {
+            rook_from,
+            rook_to,
+            rook,
+        } = m.special
+        {
             delta ^= Quad::nibble_at(rook_from, rook) ^ Quad::nibble_at(rook_to, rook);
         }
         delta
@@ -137,8 +142,8 @@ unsafe impl Backend for Scalar {
     // ANCHOR: occluded_fills
     #[inline]
     fn occluded_fills(self, generators: &Quad, empty: u64) -> [Quad; 8] {
-        Direction::ALL.map(|dir| {
-            Quad { bb: generators.bb.map(|g| occluded_fill(g, empty, dir)) }
+        Direction::ALL.map(|dir| Quad {
+            bb: generators.bb.map(|g| occluded_fill(g, empty, dir)),
         })
     }
     // ANCHOR_END: occluded_fills
@@ -179,7 +184,11 @@ unsafe impl Backend for Scalar {
             let (c, e) = (us.index(), us.other().index());
             let mut out = KingSafety::default();
             for dir in Direction::ALL {
-                let sliders = if dir.is_diagonal() { p.diag[e] } else { p.orth[e] };
+                let sliders = if dir.is_diagonal() {
+                    p.diag[e]
+                } else {
+                    p.orth[e]
+                };
                 // The king looks along `dir`; the sliders look back along the opposite ray.
                 let from_king = ray_attacks(p.kings[c], empty, dir);
                 let from_sliders = ray_attacks(sliders, empty, dir.opposite());
@@ -198,7 +207,10 @@ unsafe impl Backend for Scalar {
     // ANCHOR: weighted_popcount
     #[inline]
     fn weighted_popcount(self, sets: &[u64; 8], weights: &[i16; 8]) -> i32 {
-        sets.iter().zip(weights).map(|(&bb, &w)| bb.count_ones() as i32 * i32::from(w)).sum()
+        sets.iter()
+            .zip(weights)
+            .map(|(&bb, &w)| bb.count_ones() as i32 * i32::from(w))
+            .sum()
     }
     // ANCHOR_END: weighted_popcount
 
@@ -320,7 +332,9 @@ unsafe impl Backend for Scalar {
 
     #[inline]
     fn hash_zobrist(self, quad: &Quad) -> u64 {
-        Square::all().fold(0, |key, sq| key ^ ZOBRIST[self.piece_at(quad, sq) as usize][sq.index()])
+        Square::all().fold(0, |key, sq| {
+            key ^ ZOBRIST[self.piece_at(quad, sq) as usize][sq.index()]
+        })
     }
     // ANCHOR_END: hash
 }

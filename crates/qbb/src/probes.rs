@@ -1,0 +1,85 @@
+//! One out-of-line function per backend and routine, compiled with the backend's target features,
+//! so that the machine code of each routine can be read (`cargo asm`, objdump) exactly as it looks
+//! once inlined into a caller that runs under the backend's features. Built with the `asm-probes`
+//! feature; nothing calls these functions.
+
+use crate::aspects::MoveAspects;
+use crate::backend::Backend;
+use crate::king_safety::{KingSafety, SliderPosition};
+use crate::quad::Quad;
+use crate::repr::{ClassicalBoard, DenseBoard, HexSets, Mailbox, NibbleBoard, PieceSets};
+use crate::square::Square;
+
+macro_rules! probe_module {
+    ($module:ident, $backend:ty, $($features:literal)?) => {
+        #[doc = concat!("Probes of the `", stringify!($module), "` backend.")]
+        pub mod $module {
+            use super::*;
+
+            /// The token, on a CPU that has the features: every probe is compiled with them, so
+            /// running one at all means the CPU has them (calling one needs `unsafe` elsewhere).
+            #[inline(always)]
+            fn token() -> $backend {
+                <$backend as Backend>::new().expect("probes run only on CPUs with the features")
+            }
+
+            probe_module!(@fns [$($features)?];
+                piece_at(q: &Quad, sq: Square) -> u8;
+                set_piece(q: &mut Quad, sq: Square, code: u8) -> ();
+                piece_sets(q: &Quad) -> PieceSets;
+                hex_sets(q: &Quad) -> HexSets;
+                to_mailbox(q: &Quad) -> Mailbox;
+                from_mailbox(m: &Mailbox) -> Quad;
+                move_delta(m: &MoveAspects) -> Quad;
+                flip(q: &Quad) -> Quad;
+                occluded_fills(g: &Quad, empty: u64) -> [Quad; 8];
+                slider_attacks(orth: u64, diag: u64, empty: u64) -> u64;
+                knight_attacks(knights: u64) -> u64;
+                checks_and_pins(p: &SliderPosition) -> [KingSafety; 2];
+                weighted_popcount(sets: &[u64; 8], weights: &[i16; 8]) -> i32;
+                nibble_add(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard;
+                nibble_sub(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard;
+                nibble_avg(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard;
+                to_nibble_board(q: &Quad) -> NibbleBoard;
+                from_nibble_board(b: &NibbleBoard) -> Quad;
+                to_classical(q: &Quad) -> ClassicalBoard;
+                from_classical(b: &ClassicalBoard) -> Quad;
+                to_dense(q: &Quad) -> DenseBoard;
+                from_dense(b: &DenseBoard) -> Quad;
+                hash_manino(q: &Quad, state: u64) -> u64;
+                hash_zobrist(q: &Quad) -> u64;
+            );
+        }
+    };
+    (@fns $features:tt; $($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        $( probe_module!(@fn $features $name($($arg: $ty),*) -> $ret); )*
+    };
+    (@fn [] $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+        #[inline(never)]
+        pub fn $name($($arg: $ty),*) -> $ret {
+            token().$name($($arg),*)
+        }
+    };
+    (@fn [$features:literal] $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+        #[inline(never)]
+        #[target_feature(enable = $features)]
+        pub fn $name($($arg: $ty),*) -> $ret {
+            token().$name($($arg),*)
+        }
+    };
+}
+
+probe_module!(scalar, crate::Scalar,);
+probe_module!(swar, crate::Swar,);
+#[cfg(target_arch = "x86_64")]
+probe_module!(sse2, crate::Sse2, "sse2,ssse3,sse4.1,sse4.2,popcnt");
+#[cfg(target_arch = "x86_64")]
+probe_module!(avx2, crate::Avx2, "avx2,bmi1,bmi2,lzcnt,popcnt");
+#[cfg(target_arch = "x86_64")]
+probe_module!(
+    avx512,
+    crate::Avx512,
+    "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni,avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt"
+);
+#[cfg(feature = "portable-simd")]
+probe_module!(portable, crate::Portable,);
