@@ -16,14 +16,7 @@ macro_rules! probe_module {
         pub mod $module {
             use super::*;
 
-            /// The token, on a CPU that has the features: every probe is compiled with them, so
-            /// running one at all means the CPU has them (calling one needs `unsafe` elsewhere).
-            #[inline(always)]
-            fn token() -> $backend {
-                <$backend as Backend>::new().expect("probes run only on CPUs with the features")
-            }
-
-            probe_module!(@fns [$($features)?];
+            probe_module!(@fns $backend, [$($features)?];
                 piece_at(q: &Quad, sq: Square) -> u8;
                 set_piece(q: &mut Quad, sq: Square, code: u8) -> ();
                 piece_sets(q: &Quad) -> PieceSets;
@@ -51,20 +44,22 @@ macro_rules! probe_module {
             );
         }
     };
-    (@fns $features:tt; $($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
-        $( probe_module!(@fn $features $name($($arg: $ty),*) -> $ret); )*
+    (@fns $backend:ty, $features:tt; $($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        $( probe_module!(@fn $backend, $features $name($($arg: $ty),*) -> $ret); )*
     };
-    (@fn [] $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+    // The backend token is a parameter (a zero-sized value, it costs no register): constructing it
+    // inside the probe would put the CPU detection into every listing.
+    (@fn $backend:ty, [] $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {
         #[inline(never)]
-        pub fn $name($($arg: $ty),*) -> $ret {
-            token().$name($($arg),*)
+        pub fn $name(backend: $backend, $($arg: $ty),*) -> $ret {
+            backend.$name($($arg),*)
         }
     };
-    (@fn [$features:literal] $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+    (@fn $backend:ty, [$features:literal] $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {
         #[inline(never)]
         #[target_feature(enable = $features)]
-        pub fn $name($($arg: $ty),*) -> $ret {
-            token().$name($($arg),*)
+        pub fn $name(backend: $backend, $($arg: $ty),*) -> $ret {
+            backend.$name($($arg),*)
         }
     };
 }
