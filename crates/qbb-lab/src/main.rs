@@ -1,1 +1,40 @@
-fn main() {}
+//! `qbb`: the lab's command line.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod backends;
+mod output;
+mod show;
+
+/// The quad-bitboard lab: every technique on every backend, side by side.
+#[derive(Debug, Parser)]
+#[command(name = "qbb", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the backends, whether this CPU runs them, and how each provides every routine.
+    Backends(backends::Args),
+    /// Draw a position as the Quad-Bitboards article does: the four planes, the board, the nibbles.
+    Show(show::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Backends(args) => backends::run(&args),
+        Command::Show(args) => show::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
