@@ -202,7 +202,7 @@ impl NibbleBoard {
     pub fn set(&mut self, sq: Square, code: u8) {
         let shift = (sq.index() & 1) << 2;
         let byte = &mut self.0[sq.index() >> 1];
-        *byte &= (0xF0u8 >> shift) as u8; // keeps the other nibble (0xF0 or 0x0F)
+        *byte &= 0xF0u8 >> shift; // keeps the other nibble (0xF0 or 0x0F)
         *byte |= (code & 15) << shift;
     }
 

@@ -56,6 +56,9 @@ pub use portable::Portable;
 /// An implementation promises that a value of the type exists only on a CPU that has every
 /// instruction its methods use: `new` returns `Some` only after checking, and no other safe way
 /// of making a value exists.
+// The routines are named after the catalogue (`from_mailbox` reads "quad from mailbox"), and the
+// backend token, not the data, is the receiver.
+#[allow(clippy::wrong_self_convention)]
 pub unsafe trait Backend: Copy + Send + Sync + fmt::Debug + 'static {
     /// Which backend this is.
     const KIND: BackendKind;
@@ -81,100 +84,100 @@ pub unsafe trait Backend: Copy + Send + Sync + fmt::Debug + 'static {
 
     // ---- 1, 2: one square -------------------------------------------------------------------
 
-    /// 1. The nibble of `sq` (the article's `getPiece`).
+    /// Row 1: The nibble of `sq` (the article's `getPiece`).
     fn piece_at(self, quad: &Quad, sq: Square) -> u8;
 
-    /// 2. Write `code & 15` into the nibble of `sq` (code 0 clears the square).
+    /// Row 2: Write `code & 15` into the nibble of `sq` (code 0 clears the square).
     fn set_piece(self, quad: &mut Quad, sq: Square, code: u8);
 
     // ---- 3, 4: sets -------------------------------------------------------------------------
 
-    /// 3. The disjoint piece sets of the article (see [`PieceSets`] for the formulas).
+    /// Row 3: The disjoint piece sets of the article (see [`PieceSets`] for the formulas).
     fn piece_sets(self, quad: &Quad) -> PieceSets;
 
-    /// 4. The 16 sets of `quad2hexBB`: set `c` holds the squares whose nibble is `c`.
+    /// Row 4: The 16 sets of `quad2hexBB`: set `c` holds the squares whose nibble is `c`.
     fn hex_sets(self, quad: &Quad) -> HexSets;
 
     // ---- 5, 6: mailbox ----------------------------------------------------------------------
 
-    /// 5. Byte `s` = the nibble of square `s` (`quadBB2Board`).
+    /// Row 5: Byte `s` = the nibble of square `s` (`quadBB2Board`).
     fn to_mailbox(self, quad: &Quad) -> Mailbox;
 
-    /// 6. The inverse of 5; only the low nibble of each byte is read.
+    /// Row 6: The inverse of 5; only the low nibble of each byte is read.
     fn from_mailbox(self, mailbox: &Mailbox) -> Quad;
 
     // ---- 7, 8: make/unmake and flip ---------------------------------------------------------
 
-    /// 7. The delta quad of a move: the xor of its aspects (the piece leaving `from`, the piece or
+    /// Row 7: The delta quad of a move: the xor of its aspects (the piece leaving `from`, the piece or
     /// its promotion arriving on `to`, the captured piece leaving its square, the castling rook).
     /// `quad ^ delta` makes the move; xor-ing the delta again unmakes it.
     fn move_delta(self, aspects: &MoveAspects) -> Quad;
 
-    /// 8. The colour flip: mirror all planes vertically (byte swap) and toggle the colour bit of
+    /// Row 8: The colour flip: mirror all planes vertically (byte swap) and toggle the colour bit of
     /// every occupied square (type bits not all zero).
     fn flip(self, quad: &Quad) -> Quad;
 
     // ---- 9..12: attacks ---------------------------------------------------------------------
 
-    /// 9. Kogge-Stone occluded fills of four generator sets at once, in all eight directions:
+    /// Row 9: Kogge-Stone occluded fills of four generator sets at once, in all eight directions:
     /// `out[d.index()]` holds, per plane, the generators plus the squares they reach through
     /// `empty` in direction `d` (blockers excluded, no wrap around the board's edges).
     fn occluded_fills(self, generators: &Quad, empty: u64) -> [Quad; 8];
 
-    /// 10. The union of the ray attacks of the rook-wise sliders `orth` in the four orthogonal
+    /// Row 10: The union of the ray attacks of the rook-wise sliders `orth` in the four orthogonal
     /// directions and the bishop-wise sliders `diag` in the four diagonal ones; rays stop at (and
     /// include) the first square not in `empty`.
     fn slider_attacks(self, orth: u64, diag: u64, empty: u64) -> u64;
 
-    /// 11. The squares attacked by any knight of `knights`.
+    /// Row 11: The squares attacked by any knight of `knights`.
     fn knight_attacks(self, knights: u64) -> u64;
 
-    /// 12. Checks and pins of both kings by Isenberg's coding; `out[colour]` is about the king of
+    /// Row 12: Checks and pins of both kings by Isenberg's coding; `out[colour]` is about the king of
     /// that colour (see [`KingSafety`] for the exact sets).
     fn checks_and_pins(self, position: &SliderPosition) -> [KingSafety; 2];
 
     // ---- 13, 14: counting and nibble arithmetic ---------------------------------------------
 
-    /// 13. `sum popcount(sets[i]) * weights[i]` (`popCountWeight8`).
+    /// Row 13: `sum popcount(sets[i]) * weights[i]` (`popCountWeight8`).
     fn weighted_popcount(self, sets: &[u64; 8], weights: &[i16; 8]) -> i32;
 
-    /// 14. Lane-wise `a + b` mod 16 of 64 nibbles, carries never crossing lanes.
+    /// Row 14: Lane-wise `a + b` mod 16 of 64 nibbles, carries never crossing lanes.
     fn nibble_add(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard;
 
-    /// 14. Lane-wise `a - b` mod 16.
+    /// Row 14: Lane-wise `a - b` mod 16.
     fn nibble_sub(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard;
 
-    /// 14. Lane-wise `(a + b) / 2`, rounded down, without overflow.
+    /// Row 14: Lane-wise `(a + b) / 2`, rounded down, without overflow.
     fn nibble_avg(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard;
 
     // ---- 15, 16: other representations ------------------------------------------------------
 
-    /// 15. The vertical nibbles of the quad laid out horizontally: a bit transpose.
+    /// Row 15: The vertical nibbles of the quad laid out horizontally: a bit transpose.
     fn to_nibble_board(self, quad: &Quad) -> NibbleBoard;
 
-    /// 15. The inverse of `to_nibble_board`.
+    /// Row 15: The inverse of `to_nibble_board`.
     fn from_nibble_board(self, board: &NibbleBoard) -> Quad;
 
-    /// 16. The classical twelve bitboards (codes 2..=13; see [`ClassicalBoard`]).
+    /// Row 16: The classical twelve bitboards (codes 2..=13; see [`ClassicalBoard`]).
     fn to_classical(self, quad: &Quad) -> ClassicalBoard;
 
-    /// 16. Plane `p` = the union of the sets whose piece code has bit `p` (any input).
+    /// Row 16: Plane `p` = the union of the sets whose piece code has bit `p` (any input).
     fn from_classical(self, board: &ClassicalBoard) -> Quad;
 
-    /// 16. The denser board of two colour and six type sets (see [`DenseBoard`]).
+    /// Row 16: The denser board of two colour and six type sets (see [`DenseBoard`]).
     fn to_dense(self, quad: &Quad) -> DenseBoard;
 
-    /// 16. Plane 0 = `black & (types)`, plane `p > 0` = the union of the type sets whose type has
+    /// Row 16: Plane 0 = `black & (types)`, plane `p > 0` = the union of the type sets whose type has
     /// bit `p - 1` (any input; the white set is implied).
     fn from_dense(self, board: &DenseBoard) -> Quad;
 
     // ---- 17: hashing ------------------------------------------------------------------------
 
-    /// 17. Manino's hash from scratch: `state * C ^ xor_i (lo32(bb[i]) * A[i] ^ hi32(bb[i]) * B[i])`,
+    /// Row 17: Manino's hash from scratch: `state * C ^ xor_i (lo32(bb[i]) * A[i] ^ hi32(bb[i]) * B[i])`,
     /// with the constants of [`crate::hash`].
     fn hash_manino(self, quad: &Quad, state: u64) -> u64;
 
-    /// 17. Zobrist from scratch: the xor of `ZOBRIST[nibble][square]` over all squares.
+    /// Row 17: Zobrist from scratch: the xor of `ZOBRIST[nibble][square]` over all squares.
     fn hash_zobrist(self, quad: &Quad) -> u64;
 }
 
