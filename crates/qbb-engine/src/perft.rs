@@ -1,0 +1,107 @@
+//! Perft: the number of leaf nodes of the legal move tree to a given depth, the standard test of
+//! a move generator (and a measure of its speed).
+//!
+//! With bulk counting (the default) the last ply is not played: the leaves are counted by
+//! [`Position::count_moves`]. Without it, every leaf move is made.
+//!
+//! Dispatch happens once: [`perft`] runs its node function inside the backend's feature region,
+//! and the node function calls [`perft`] again for the children, so the whole recursion is one
+//! function compiled with the backend's target features (ENGINE_API.md).
+
+use std::hint::black_box;
+
+use qbb::Backend;
+
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+
+/// Leaf nodes of the legal move tree of `pos` to `depth` plies.
+#[inline(always)]
+pub fn perft<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> u64 {
+    b.with_features(|b| perft_node(b, pos, depth, bulk))
+}
+
+#[inline(always)]
+fn perft_node<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if bulk && depth == 1 {
+        return pos.count_moves(b);
+    }
+    let mut moves = MoveList::new();
+    pos.generate_moves(b, &mut moves);
+    if depth == 1 {
+        // Without bulk counting each leaf is really reached: the move is made (and the child kept
+        // observable, so the optimiser cannot drop the work).
+        for &mv in &moves {
+            black_box(pos.make_move(b, mv));
+        }
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|&mv| perft(b, &pos.make_move(b, mv), depth - 1, bulk))
+        .sum()
+}
+
+/// Perft per root move ("divide"), in generation order.
+pub fn divide<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
+    divide_with_progress(b, pos, depth, bulk, 1, &|_, _| {}).expect("one thread needs no pool")
+}
+
+/// Why a multi-threaded perft could not start.
+#[derive(Debug, thiserror::Error)]
+#[error("could not start {threads} perft threads: {source}")]
+pub struct ThreadError {
+    threads: usize,
+    source: rayon::ThreadPoolBuildError,
+}
+
+/// Perft per root move on `threads` threads (the root moves are shared out), reporting
+/// `progress(done, total)` after each root move. Depth 0 has no root moves.
+pub fn divide_with_progress<B: Backend>(
+    b: B,
+    pos: &Position,
+    depth: u32,
+    bulk: bool,
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<(Move, u64)>, ThreadError> {
+    let mut moves = MoveList::new();
+    if depth > 0 {
+        pos.generate_moves(b, &mut moves);
+    }
+    let total = moves.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let count = |&mv: &Move| {
+        let nodes = perft(b, &pos.make_move(b, mv), depth - 1, bulk);
+        let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        progress(finished, total);
+        (mv, nodes)
+    };
+    if threads <= 1 {
+        return Ok(moves.iter().map(count).collect());
+    }
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| ThreadError { threads, source })?;
+    Ok(pool.install(|| moves.as_slice().par_iter().map(count).collect()))
+}
+
+/// Perft on `threads` threads; the same count as [`perft`].
+pub fn perft_threads<B: Backend>(
+    b: B,
+    pos: &Position,
+    depth: u32,
+    bulk: bool,
+    threads: usize,
+) -> Result<u64, ThreadError> {
+    if depth == 0 || threads <= 1 {
+        return Ok(perft(b, pos, depth, bulk));
+    }
+    let per_move = divide_with_progress(b, pos, depth, bulk, threads, &|_, _| {})?;
+    Ok(per_move.iter().map(|&(_, n)| n).sum())
+}

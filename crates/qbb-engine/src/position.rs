@@ -1,0 +1,361 @@
+//! The position: a quad-bitboard in relative orientation, as QBBEngine keeps it.
+//!
+//! Plane 0 holds the pieces of the side to move and the board is seen from its side: it always
+//! plays up the board, castles on rank 1, promotes on rank 8. Making a move xors the move's delta
+//! quad into the board and then flips it (mirror the ranks, swap the colours), so the opponent
+//! finds itself at the bottom, to move. Move generation is therefore written once, for "us".
+
+use qbb::{Backend, Color, MoveAspects, PieceType, Quad, Square};
+
+use crate::attacks::tables;
+use crate::moves::{Move, Special};
+use crate::zobrist;
+
+/// A castling right that is gone.
+pub(crate) const NO_ROOK: u8 = 8;
+/// No en-passant square.
+pub(crate) const NO_EP: u8 = 8;
+
+/// Indices into [`Position::castle_files`]: relative to the side to move.
+pub(crate) const US_SHORT: usize = 0;
+pub(crate) const US_LONG: usize = 1;
+pub(crate) const THEM_SHORT: usize = 2;
+pub(crate) const THEM_LONG: usize = 3;
+
+/// Relative piece codes: the side to move has colour bit 1.
+#[inline(always)]
+pub(crate) const fn our_code(type_bits: u32) -> u8 {
+    (type_bits << 1 | 1) as u8
+}
+
+#[inline(always)]
+pub(crate) const fn their_code(type_bits: u32) -> u8 {
+    (type_bits << 1) as u8
+}
+
+/// A chess position (standard or Chess960), small enough to copy at every move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Relative orientation: plane 0 = the side to move's pieces, its first rank at the bottom.
+    pub(crate) quad: Quad,
+    pub(crate) hash: u64,
+    /// The file of each castling rook, [`NO_ROOK`] when the right is gone; indexed by
+    /// [`US_SHORT`], [`US_LONG`], [`THEM_SHORT`], [`THEM_LONG`]. "Short" is the rook on the
+    /// h-side of the king, as seen by white.
+    pub(crate) castle_files: [u8; 4],
+    /// The file of the en-passant target square (on relative rank 6), or [`NO_EP`]. Set only when
+    /// a pawn of the side to move stands next to the pawn that just advanced two squares.
+    pub(crate) ep_file: u8,
+    pub(crate) side: Color,
+    pub(crate) chess960: bool,
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+}
+
+impl Position {
+    /// The standard start position.
+    pub fn startpos() -> Position {
+        Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .expect("the start position parses")
+    }
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Zobrist key of the pieces, castling rights, en-passant file and side to move.
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// True when the position came from a Chess960 FEN (file-letter castling rights, or king and
+    /// rooks off their standard squares).
+    #[inline(always)]
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// The board in relative orientation: plane 0 = the side to move, its first rank at the bottom.
+    #[inline(always)]
+    pub fn quad(&self) -> &Quad {
+        &self.quad
+    }
+
+    /// The board as white sees it (plane 0 = black), the article's absolute orientation.
+    pub fn absolute_quad(&self) -> Quad {
+        self.quad.to_absolute(self.side)
+    }
+
+    /// The en-passant target square, relative (on rank 6), if a capture there may be possible.
+    pub fn en_passant(&self) -> Option<Square> {
+        (self.ep_file != NO_EP).then(|| Square::from_index_masked(40 + self.ep_file as u32))
+    }
+
+    /// The squares of the side to move's pieces.
+    #[inline(always)]
+    pub(crate) fn us(&self) -> u64 {
+        self.quad.bb[0] & self.quad.occupied()
+    }
+
+    /// The squares of the opponent's pieces.
+    #[inline(always)]
+    pub(crate) fn them(&self) -> u64 {
+        !self.quad.bb[0] & self.quad.occupied()
+    }
+
+    /// The squares holding pieces of `kind`, both colours.
+    #[inline(always)]
+    pub(crate) fn of_type(&self, kind: PieceType) -> u64 {
+        let [_, b1, b2, b3] = self.quad.bb;
+        let bits = kind as u8;
+        let plane = |p: usize, b: u64| if bits >> p & 1 != 0 { b } else { !b };
+        plane(0, b1) & plane(1, b2) & plane(2, b3)
+    }
+
+    /// The relative square of the side to move's king (a1 if there is none, which a position
+    /// built by `from_fen` never lacks).
+    #[inline(always)]
+    pub(crate) fn king_square(&self) -> usize {
+        let [_, _, b2, b3] = self.quad.bb;
+        (b2 & b3 & self.quad.bb[0]).trailing_zeros() as usize & 63
+    }
+
+    /// The type bits (0 = empty) of relative square `sq`.
+    #[inline(always)]
+    pub(crate) fn type_bits_at(&self, sq: usize) -> u32 {
+        let [_, b1, b2, b3] = self.quad.bb;
+        ((b1 >> sq & 1) | (b2 >> sq & 1) << 1 | (b3 >> sq & 1) << 2) as u32
+    }
+
+    /// The type of the piece on relative square `sq`, of either colour.
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Option<PieceType> {
+        PieceType::from_bits(self.type_bits_at(sq.index()) as u8)
+    }
+
+    /// True if relative square `sq` holds a piece of the side to move.
+    #[inline(always)]
+    pub fn is_ours(&self, sq: Square) -> bool {
+        self.us() & sq.bit() != 0
+    }
+
+    /// True if the side to move has a piece other than pawns and the king (null-move safety).
+    #[inline(always)]
+    pub fn has_non_pawn_material(&self) -> bool {
+        let [b0, _, b2, b3] = self.quad.bb;
+        // Type bits: knight 010, bishop 011, rook 100, queen 101; pawn 001 and king 110 are
+        // exactly the types whose two high bits are equal.
+        (b2 ^ b3) & b0 != 0
+    }
+
+    /// Is the side to move in check?
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.attackers_of_king::<qbb::Scalar>(qbb::Scalar) != 0
+    }
+
+    /// The opponent's pieces that attack the side to move's king.
+    #[inline(always)]
+    pub(crate) fn attackers_of_king<B: Backend>(&self, b: B) -> u64 {
+        let k = self.king_square();
+        self.attackers_of(b, k, self.quad.occupied())
+    }
+
+    /// The opponent's pieces that attack relative square `sq` with `occupied` blocking the rays.
+    #[inline(always)]
+    pub(crate) fn attackers_of<B: Backend>(&self, b: B, sq: usize, occupied: u64) -> u64 {
+        let t = tables();
+        let them = self.them();
+        let sets = b.piece_sets(&self.quad);
+        let orth = (sets.rooks | sets.queens) & them;
+        let diag = (sets.bishops | sets.queens) & them;
+        (t.knight[sq] & sets.knights & them)
+            | (t.pawn[sq] & sets.pawns & them)
+            | (t.king[sq] & sets.kings & them)
+            | (t.rook(b, sq, occupied) & orth)
+            | (t.bishop(b, sq, occupied) & diag)
+    }
+
+    /// Plays `mv`, which must be legal here (a move from [`Position::generate_moves`] or
+    /// [`Position::parse_uci_move`]): the move's delta quad is xor-ed into the board, then the
+    /// board is flipped for the opponent.
+    #[inline(always)]
+    pub fn make_move<B: Backend>(&self, b: B, mv: Move) -> Position {
+        let (from, to) = (mv.origin(), mv.target());
+        let piece = mv.piece_bits();
+        let captured = mv.captured_bits();
+        let side = self.side;
+        let mut hash = self.hash ^ zobrist::SIDE;
+        let mut files = self.castle_files;
+
+        let mut aspects = MoveAspects::quiet(
+            Square::from_index_masked(from as u32),
+            Square::from_index_masked(to as u32),
+            our_code(piece),
+        );
+        hash ^= zobrist::piece(side, our_code(piece) as usize, from);
+        match mv.special() {
+            Special::Castle => {
+                // King takes own rook: `to` holds the rook; king and rook land on the g/c and f/d
+                // files. In Chess960 any of these squares may coincide, which the xor absorbs.
+                let short = to > from;
+                let king_to = if short { 6 } else { 2 };
+                let rook_to = if short { 5 } else { 3 };
+                aspects.to = Square::from_index_masked(king_to);
+                aspects.special = qbb::Special::Castle {
+                    rook_from: Square::from_index_masked(to as u32),
+                    rook_to: Square::from_index_masked(rook_to),
+                    rook: our_code(PieceType::Rook as u32),
+                };
+                let rook = our_code(PieceType::Rook as u32) as usize;
+                hash ^= zobrist::piece(side, our_code(piece) as usize, king_to as usize)
+                    ^ zobrist::piece(side, rook, to)
+                    ^ zobrist::piece(side, rook, rook_to as usize);
+            }
+            Special::EnPassant => {
+                let captured_on = to - 8;
+                aspects.captured = their_code(captured);
+                aspects.special = qbb::Special::EnPassant {
+                    captured_on: Square::from_index_masked(captured_on as u32),
+                };
+                hash ^= zobrist::piece(side, our_code(piece) as usize, to)
+                    ^ zobrist::piece(side, their_code(captured) as usize, captured_on);
+            }
+            Special::Normal | Special::DoublePush => {
+                aspects.captured = their_code(captured);
+                let landing = match mv.promotion_bits() {
+                    0 => piece,
+                    promotion => {
+                        aspects.promotion = our_code(promotion);
+                        promotion
+                    }
+                };
+                hash ^= zobrist::piece(side, our_code(landing) as usize, to);
+                if captured != 0 {
+                    hash ^= zobrist::piece(side, their_code(captured) as usize, to);
+                }
+            }
+        }
+        let quad = b.flip(&(self.quad ^ b.move_delta(&aspects)));
+
+        // Castling rights: lost when the king moves, when a castling rook leaves its square, and
+        // when the opponent's castling rook is captured on its square.
+        let mut lost = 0;
+        if piece == PieceType::King as u32 {
+            lost |= 1 << US_SHORT | 1 << US_LONG;
+        } else if from < 8 {
+            lost |= ((files[US_SHORT] as usize == from) as u8) << US_SHORT
+                | ((files[US_LONG] as usize == from) as u8) << US_LONG;
+        }
+        if to >= 56 && captured != 0 {
+            lost |= ((files[THEM_SHORT] as usize == to - 56) as u8) << THEM_SHORT
+                | ((files[THEM_LONG] as usize == to - 56) as u8) << THEM_LONG;
+        }
+        if lost != 0 {
+            for (right, file) in files.iter_mut().enumerate() {
+                if lost >> right & 1 != 0 && *file != NO_ROOK {
+                    *file = NO_ROOK;
+                    // Rights are keyed by colour: relative index `right` is absolute for white.
+                    let absolute = if side == Color::White {
+                        right
+                    } else {
+                        right ^ 2
+                    };
+                    hash ^= zobrist::castling(absolute);
+                }
+            }
+        }
+
+        // En passant: possible next move only if an enemy pawn stands beside the advanced pawn.
+        if self.ep_file != NO_EP {
+            hash ^= zobrist::en_passant(self.ep_file as usize);
+        }
+        let mut ep_file = NO_EP;
+        if mv.special() == Special::DoublePush {
+            let bit = 1u64 << to;
+            let beside =
+                ((bit << 1) & !0x0101_0101_0101_0101) | ((bit >> 1) & !0x8080_8080_8080_8080);
+            if beside & self.them() & self.of_type(PieceType::Pawn) != 0 {
+                ep_file = (to & 7) as u8;
+                hash ^= zobrist::en_passant(to & 7);
+            }
+        }
+
+        let resets = piece == PieceType::Pawn as u32 || captured != 0;
+        Position {
+            quad,
+            hash,
+            castle_files: [
+                files[THEM_SHORT],
+                files[THEM_LONG],
+                files[US_SHORT],
+                files[US_LONG],
+            ],
+            ep_file,
+            side: side.other(),
+            chess960: self.chess960,
+            halfmove: if resets {
+                0
+            } else {
+                self.halfmove.saturating_add(1)
+            },
+            fullmove: self.fullmove.saturating_add((side == Color::Black) as u32),
+        }
+    }
+
+    /// Passes the move to the opponent (for null-move pruning). Not legal when in check.
+    #[inline]
+    pub fn make_null_move(&self) -> Position {
+        let mut hash = self.hash ^ zobrist::SIDE;
+        if self.ep_file != NO_EP {
+            hash ^= zobrist::en_passant(self.ep_file as usize);
+        }
+        let f = self.castle_files;
+        Position {
+            quad: self.quad.mirrored().colors_swapped(),
+            hash,
+            castle_files: [f[THEM_SHORT], f[THEM_LONG], f[US_SHORT], f[US_LONG]],
+            ep_file: NO_EP,
+            side: self.side.other(),
+            chess960: self.chess960,
+            halfmove: self.halfmove.saturating_add(1),
+            fullmove: self
+                .fullmove
+                .saturating_add((self.side == Color::Black) as u32),
+        }
+    }
+
+    /// The Zobrist key computed from scratch (the incremental key must always equal it).
+    pub fn hash_from_scratch<B: Backend>(&self, b: B) -> u64 {
+        let mut hash = b.hash_zobrist(&self.absolute_quad());
+        for (right, &file) in self.castle_files.iter().enumerate() {
+            if file != NO_ROOK {
+                let abs = if self.side == Color::White {
+                    right
+                } else {
+                    right ^ 2
+                };
+                hash ^= zobrist::castling(abs);
+            }
+        }
+        if self.ep_file != NO_EP {
+            hash ^= zobrist::en_passant(self.ep_file as usize);
+        }
+        if self.side == Color::Black {
+            hash ^= zobrist::SIDE;
+        }
+        hash
+    }
+}
