@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Checks the book and builds it:
+#   - every {{#include}} names a file that exists, and every anchor it names is in that file;
+#   - every image a page shows exists;
+#   - no page carries an unfinished-work marker;
+#   - `mdbook build` reports no warning and no error (mdbook itself exits 0 on a missing include
+#     file and says nothing at all about a missing anchor or image, hence the checks above).
+#
+# Usage: book/check.sh            (from anywhere; needs mdbook 0.5 on the PATH)
+set -euo pipefail
+
+book_dir=$(cd "$(dirname "$0")" && pwd)
+src="$book_dir/src"
+problems=0
+
+problem() {
+    echo "book: $*" >&2
+    problems=$((problems + 1))
+}
+
+# Every markdown page, the generated ones included.
+mapfile -d '' pages < <(find "$src" -name '*.md' -print0 | sort -z)
+
+for page in "${pages[@]}"; do
+    dir=$(dirname "$page")
+    rel=${page#"$book_dir"/}
+
+    # {{#include path}} {{#include path:anchor}} {{#include path:10:20}}; an escaped
+    # \{{#include ..}} is text shown to the reader, not a directive.
+    while IFS= read -r directive; do
+        [[ "$directive" =~ include[[:space:]]+([^}[:space:]]+) ]] || continue
+        spec=${BASH_REMATCH[1]}
+        path=${spec%%:*}
+        target="$dir/$path"
+        if [[ ! -f "$target" ]]; then
+            problem "$rel: $directive: no file $path"
+            continue
+        fi
+        if [[ "$spec" == *:* ]]; then
+            anchor=${spec#*:}
+            if [[ ! "$anchor" =~ ^[0-9:]*$ ]]; then
+                if ! grep -q "ANCHOR: *$anchor\$" "$target" ||
+                    ! grep -q "ANCHOR_END: *$anchor\$" "$target"; then
+                    problem "$rel: $directive: no anchor \`$anchor\` in $path"
+                fi
+            fi
+        fi
+    done < <(grep -oP '(?<!\\)\{\{#(rustdoc_)?include [^}]*\}\}' "$page" || true)
+
+    # ![alt](path) and <img src="path">; links to other sites are not checked.
+    while IFS= read -r image; do
+        [[ "$image" =~ ^[a-z]+:// ]] && continue
+        [[ -f "$dir/${image%%#*}" ]] || problem "$rel: image $image does not exist"
+    done < <({ grep -oP '!\[[^]]*\]\(\K[^) ]+' "$page" || true
+        grep -oP '<img [^>]*src="\K[^"]+' "$page" || true; })
+
+    # No unfinished work in what a reader sees.
+    if grep -nEi '\b(TODO|FIXME|XXX|TBD)\b|placeholder|lorem ipsum' "$page" >/dev/null; then
+        while IFS= read -r line; do
+            problem "$rel:$line"
+        done < <(grep -nEi '\b(TODO|FIXME|XXX|TBD)\b|placeholder|lorem ipsum' "$page")
+    fi
+done
+
+# Every chapter of SUMMARY.md exists (mdbook would otherwise stop with a less direct message).
+while IFS= read -r chapter; do
+    [[ -f "$src/$chapter" ]] || problem "SUMMARY.md names $chapter, which does not exist"
+done < <(grep -oP '\]\(\K[^)]+\.md(?=\))' "$src/SUMMARY.md")
+
+if ((problems > 0)); then
+    echo "book: $problems problem(s)" >&2
+    exit 1
+fi
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+mdbook build "$book_dir" 2>&1 | tee "$log"
+if grep -qE '\b(WARN|ERROR)\b' "$log"; then
+    echo "book: mdbook reported warnings or errors (above)" >&2
+    exit 1
+fi
+echo "book: all includes, anchors and images present; built without warnings"

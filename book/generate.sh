@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Regenerates everything under book/src/generated/ from the project's own commands:
+#
+#   pictures/  the four planes of the positions the chapters draw      (qbb show)
+#   code/      each backend's implementation, included by anchor      (qbb backends --json)
+#   asm/       each backend x routine in machine code, with counts     (cargo asm, asm-probes)
+#   results/   the measured tables of this machine, per chapter       (reports/<machine>/)
+#   charts/    the measured charts, copied from reports/<machine>/
+#
+# Usage: book/generate.sh [MACHINE]
+#   MACHINE is a folder of reports/ (default: the only one, or the newest results.json).
+# Needs: cargo-show-asm (`cargo install cargo-show-asm`), python3, and for the portable backend's
+# listings a nightly toolchain (`rustup toolchain install nightly`). Then run book/check.sh.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+out=book/src/generated
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "generate: building the lab" >&2
+cargo build --release --quiet -p qbb-lab
+qbb=target/release/qbb
+
+# ---- pictures: `qbb show`, exactly as a reader would run it ------------------------------------
+picture() {
+    local name=$1
+    shift
+    mkdir -p "$out/pictures"
+    {
+        echo "\$ qbb show $*"
+        "$qbb" show --backend scalar "$@"
+    } >"$out/pictures/$name.txt"
+}
+start='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
+kiwipete='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
+rm -rf "$out/pictures"
+picture start
+picture start-relative-white --relative "$start"
+picture e4-black-to-move 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
+picture e4-relative --relative 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
+picture kiwipete "$kiwipete"
+picture kiwipete-castled 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1'
+picture promotion-before '1r2k3/2P5/8/8/8/8/8/4K3 w - - 0 1'
+picture promotion-after '1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1'
+picture pins '4k3/8/4r3/8/1b6/2N5/3P4/r3K2R w K - 0 1'
+picture sliders '8/2k5/8/3R4/8/5b2/8/1Q2K3 w - - 0 1'
+
+# ---- code: which backend writes what, from the lab's backend matrix ----------------------------
+"$qbb" backends --json >"$tmp/backends.json"
+rm -rf "$out/code"
+python3 book/tools/generate.py code "$tmp/backends.json"
+cp "$tmp/backends.json" "$out/backends.json"
+
+# ---- asm: one out-of-line probe per backend and routine ----------------------------------------
+echo "generate: machine code of the probes" >&2
+cargo asm -p qbb --features asm-probes --lib --simplify --full-name --everything \
+    >"$tmp/stable.s" 2>"$tmp/asm.log" || { cat "$tmp/asm.log" >&2; exit 1; }
+listings=("$tmp/stable.s")
+if rustup run nightly rustc --version >/dev/null 2>&1; then
+    cargo +nightly asm -p qbb --features asm-probes,portable-simd --lib --simplify --full-name \
+        --everything --target-dir target/nightly >"$tmp/nightly.s" 2>"$tmp/asm.log" ||
+        { cat "$tmp/asm.log" >&2; exit 1; }
+    listings+=("$tmp/nightly.s")
+else
+    echo "generate: no nightly toolchain, the portable backend's listings are left out" >&2
+fi
+rm -rf "$out/asm"
+python3 book/tools/generate.py asm "$tmp/backends.json" "${listings[@]}"
+
+# ---- results: the measured tables and charts of one machine ------------------------------------
+machine=${1:-}
+if [[ -z "$machine" ]]; then
+    machine=$(ls -t reports/*/results.json 2>/dev/null | head -n1 | xargs -r dirname | xargs -r basename)
+fi
+if [[ -z "$machine" || ! -f "reports/$machine/results.json" ]]; then
+    echo "generate: no reports/<machine>/results.json; run \`qbb compare\` first" >&2
+    exit 1
+fi
+rm -rf "$out/results" "$out/charts"
+python3 book/tools/generate.py results "reports/$machine"
+
+echo "generate: done; now run book/check.sh" >&2
