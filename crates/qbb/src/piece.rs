@@ -86,10 +86,12 @@ impl PieceType {
 pub struct Piece(u8);
 
 impl Piece {
+    // ANCHOR: piece_code
     #[inline(always)]
     pub const fn new(color: Color, kind: PieceType) -> Piece {
         Piece((kind as u8) << 1 | color as u8)
     }
+    // ANCHOR_END: piece_code
 
     /// The piece of a nibble code, if the code names one (codes 0, 1, 14 and 15 do not).
     #[inline(always)]

@@ -14,12 +14,14 @@ use std::ops::{BitAnd, BitOr, BitXor, BitXorAssign, Not};
 use crate::piece::{Color, Piece};
 use crate::square::Square;
 
+// ANCHOR: quad
 /// Four bit-planes, 32-byte aligned so that one AVX2 register (or two SSE2 registers) holds them.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 #[repr(C, align(32))]
 pub struct Quad {
     pub bb: [u64; 4],
 }
+// ANCHOR_END: quad
 
 impl Quad {
     pub const EMPTY: Quad = Quad { bb: [0; 4] };
@@ -155,6 +157,7 @@ impl Quad {
         )
     }
 
+    // ANCHOR: relative
     /// Toggle the colour bit of every occupied square (QBBEngine's `PM ^= occupied`).
     #[inline(always)]
     pub const fn colors_swapped(&self) -> Quad {
@@ -175,6 +178,7 @@ impl Quad {
             Color::Black => self.mirrored(),
         }
     }
+    // ANCHOR_END: relative
 
     /// The absolute reading of a relative quad; the inverse of [`Quad::to_relative`].
     #[inline(always)]

@@ -38,6 +38,7 @@ fn run<B: Backend>() {
     assert!(coverage.cases.iter().all(|&(_, n)| n >= 100_000));
 }
 
+// ANCHOR: conformance_lines
 macro_rules! conformance {
     ($name:ident, $backend:ty) => {
         #[test]
@@ -57,6 +58,7 @@ conformance!(avx2, qbb::Avx2);
 conformance!(avx512, qbb::Avx512);
 #[cfg(feature = "portable-simd")]
 conformance!(portable, qbb::Portable);
+// ANCHOR_END: conformance_lines
 
 /// The backend that run-time selection picks (or that `QBB_BACKEND` forces) runs through `run_on`,
 /// the path the lab and the engine take, and is really the one that ran.

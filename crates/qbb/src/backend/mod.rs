@@ -444,6 +444,7 @@ pub trait BackendTask {
     fn run<B: Backend>(self, backend: B) -> Self::Output;
 }
 
+// ANCHOR: run_on
 /// Constructs the backend `kind` (if this CPU has it) and runs `task` on it inside the backend's
 /// target features: the one dispatch at the top of a job.
 pub fn run_on<T: BackendTask>(kind: BackendKind, task: T) -> Result<T::Output, BackendError> {
@@ -481,7 +482,9 @@ pub fn run_on<T: BackendTask>(kind: BackendKind, task: T) -> Result<T::Output, B
         }),
     }
 }
+// ANCHOR_END: run_on
 
+// ANCHOR: feature_region
 /// Defines a function compiled with `features` that runs a job on a backend token: the body of
 /// `with_features` for a backend with target features.
 macro_rules! feature_region {
@@ -497,4 +500,5 @@ macro_rules! feature_region {
         }
     };
 }
+// ANCHOR_END: feature_region
 pub(crate) use feature_region;

@@ -356,11 +356,13 @@ pub fn occluded_fill(mut fill: u64, empty: u64, dir: Direction) -> u64 {
 }
 // ANCHOR_END: occluded_fill
 
+// ANCHOR: ray_attacks
 /// Ray attacks: the occluded fill shifted one step further (it then includes the blocker).
 #[inline]
 pub fn ray_attacks(sliders: u64, empty: u64, dir: Direction) -> u64 {
     dir.shift(occluded_fill(sliders, empty, dir))
 }
+// ANCHOR_END: ray_attacks
 
 /// Applies `op` to each pair of nibble lanes (mod 16).
 #[inline]
