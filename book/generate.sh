@@ -28,8 +28,12 @@ picture() {
     local name=$1
     shift
     mkdir -p "$out/pictures"
+    local shown="\$ qbb show --backend scalar" arg
+    for arg in "$@"; do
+        if [[ "$arg" == *" "* ]]; then shown+=" '$arg'"; else shown+=" $arg"; fi
+    done
     {
-        echo "\$ qbb show $*"
+        echo "$shown"
         "$qbb" show --backend scalar "$@"
     } >"$out/pictures/$name.txt"
 }
