@@ -1,0 +1,78 @@
+//! One square at a time, and the whole quad at once: the four planes are the four lanes of a
+//! `u64x4`, so reading a nibble, writing one, building a move's delta and flipping the board each
+//! touch all four planes with one vector operation.
+
+use std::simd::prelude::*;
+
+use super::{lanes, quad};
+use crate::aspects::{MoveAspects, Special};
+use crate::quad::Quad;
+use crate::square::Square;
+
+// ANCHOR: piece_at
+/// The vertical nibble of the AVX2 article: shift the square's bit into the sign of each plane,
+/// then gather the four signs (one `movmskpd` on x86) as the four bits of the code.
+#[inline]
+pub fn piece_at(quad: &Quad, sq: Square) -> u8 {
+    let to_sign = u64x4::splat(63 - sq.index() as u64);
+    let signs = (lanes(quad) << to_sign)
+        .cast::<i64>()
+        .simd_lt(i64x4::splat(0));
+    signs.to_bitmask() as u8
+}
+// ANCHOR_END: piece_at
+
+/// The code's four bits as a lane mask: lane `p` is set when bit `p` of `code` is.
+#[inline(always)]
+fn code_lanes(code: u8) -> mask64x4 {
+    mask64x4::from_bitmask(u64::from(code & 15))
+}
+
+// ANCHOR: set_piece
+/// The square's bit goes into the planes whose code bit is set and out of the others: one select.
+#[inline]
+pub fn set_piece(q: &mut Quad, sq: Square, code: u8) {
+    let planes = lanes(q);
+    let bit = u64x4::splat(sq.bit());
+    *q = quad(code_lanes(code).select(planes | bit, planes & !bit));
+}
+// ANCHOR_END: set_piece
+
+// ANCHOR: move_delta
+/// The quad whose only nibble is `code` on `sq` (all zero for code 0).
+#[inline(always)]
+fn aspect(sq: Square, code: u8) -> u64x4 {
+    code_lanes(code).select(u64x4::splat(sq.bit()), u64x4::splat(0))
+}
+
+/// The xor of the move's aspects, each a select of the square's bit into the planes of its code;
+/// a missing capture has code 0 and contributes nothing, so only castling needs a branch.
+#[inline]
+pub fn move_delta(m: &MoveAspects) -> Quad {
+    let mut delta = aspect(m.from, m.piece)
+        ^ aspect(m.to, m.landing_code())
+        ^ aspect(m.capture_square(), m.captured);
+    if let Special::Castle {
+        rook_from,
+        rook_to,
+        rook,
+    } = m.special
+    {
+        delta ^= aspect(rook_from, rook) ^ aspect(rook_to, rook);
+    }
+    quad(delta)
+}
+// ANCHOR_END: move_delta
+
+// ANCHOR: flip
+/// Byte-swap all four planes at once (one byte shuffle), then toggle the colour lane where any type
+/// lane is set.
+#[inline]
+pub fn flip(q: &Quad) -> Quad {
+    const TYPE_LANES: u64x4 = u64x4::from_array([0, !0, !0, !0]);
+    const COLOUR_LANE: u64x4 = u64x4::from_array([!0, 0, 0, 0]);
+    let mirrored = lanes(q).swap_bytes();
+    let occupied = (mirrored & TYPE_LANES).reduce_or();
+    quad(mirrored ^ (u64x4::splat(occupied) & COLOUR_LANE))
+}
+// ANCHOR_END: flip

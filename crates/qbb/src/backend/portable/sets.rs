@@ -1,0 +1,157 @@
+//! Sets from the planes, and planes from sets. Each code's set is the intersection of one set per
+//! plane (the plane or its complement), so the sets of several codes are an outer product: the
+//! four sets of two planes, crossed with the sets of the other planes by two swizzles and one
+//! lane-wise `and`.
+
+use std::simd::prelude::*;
+
+use super::{lanes, quad};
+use crate::quad::Quad;
+use crate::repr::{ClassicalBoard, DenseBoard, HexSets, PieceSets};
+
+// ANCHOR: piece_sets
+/// The disjoint sets of the article: the colour sets from two reductions over the type lanes, the
+/// six type sets as one `and` of two swizzles of the planes.
+#[inline]
+pub fn piece_sets(q: &Quad) -> PieceSets {
+    let planes = lanes(q);
+    let types = planes & u64x4::from_array([0, !0, !0, !0]);
+    let (occupied, odd) = (types.reduce_or(), types.reduce_xor());
+    let black = planes[0];
+    // pawns, knights, bishops, rooks, queens, kings = odd&bb1, odd&bb2, bb1&bb2, odd&bb3, bb1&bb3, bb2&bb3
+    let left = simd_swizzle!(planes, [1, 2, 2, 3, 1, 2]);
+    let odd_lanes = Mask::<i64, 6>::from_array([true, true, false, true, false, false]);
+    let right = odd_lanes.select(Simd::splat(odd), simd_swizzle!(planes, [0, 0, 1, 0, 3, 3]));
+    let [pawns, knights, bishops, rooks, queens, kings] = (left & right).to_array();
+    PieceSets {
+        black,
+        white: black ^ occupied,
+        occupied,
+        odd,
+        pawns,
+        knights,
+        bishops,
+        rooks,
+        queens,
+        kings,
+    }
+}
+// ANCHOR_END: piece_sets
+
+/// The four sets of two planes `a` and `b`: `[!a & !b, a & !b, !a & b, a & b]`, lane `i` holding the
+/// squares where the two bits read `i`.
+#[inline(always)]
+fn two_plane_sets(a: u64, b: u64) -> u64x4 {
+    const LOW_CLEAR: u64x4 = u64x4::from_array([!0, 0, !0, 0]);
+    const HIGH_CLEAR: u64x4 = u64x4::from_array([!0, !0, 0, 0]);
+    (u64x4::splat(a) ^ LOW_CLEAR) & (u64x4::splat(b) ^ HIGH_CLEAR)
+}
+
+// ANCHOR: hex_sets
+/// `quad2hexBB` as an outer product: the four sets of planes 0 and 1, repeated, and the four sets
+/// of planes 2 and 3, each broadcast over four lanes; set `4 * hi + lo` is their intersection.
+#[inline]
+pub fn hex_sets(q: &Quad) -> HexSets {
+    let [b0, b1, b2, b3] = q.bb;
+    let low = two_plane_sets(b0, b1);
+    let high = two_plane_sets(b2, b3);
+    let low16 = simd_swizzle!(low, [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]);
+    let high16 = simd_swizzle!(high, [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
+    HexSets((low16 & high16).to_array())
+}
+// ANCHOR_END: hex_sets
+
+/// The sets of the six piece types, whatever their colour, in lanes 0..6 (pawns .. kings), from
+/// the three type planes by the same outer product; lanes 6 and 7 hold types 7 and 0, which name
+/// no piece.
+#[inline(always)]
+fn type_sets(q: &Quad) -> u64x8 {
+    let [_, b1, b2, b3] = q.bb;
+    let low = two_plane_sets(b1, b2);
+    let high = u64x4::from_array([!b3, b3, 0, 0]);
+    // Type t = low bits t & 3, high bit t >> 2, in the order 1, 2, .., 7, 0.
+    simd_swizzle!(low, [1, 2, 3, 0, 1, 2, 3, 0]) & simd_swizzle!(high, [0, 0, 0, 1, 1, 1, 1, 0])
+}
+
+/// The planes of a quad from its type sets (lanes 0..6, pawns .. kings; other lanes ignored):
+/// every type set is broadcast into the type planes its bits name, and into lane 0, which so holds
+/// every typed square.
+#[inline(always)]
+fn planes_from_types(types: u64x8) -> u64x4 {
+    const fn type_planes(t: u64) -> u64x4 {
+        u64x4::from_array([
+            !0,
+            0u64.wrapping_sub(t & 1),
+            0u64.wrapping_sub(t >> 1 & 1),
+            0u64.wrapping_sub(t >> 2),
+        ])
+    }
+    const MASKS: [u64x4; 6] = [
+        type_planes(1),
+        type_planes(2),
+        type_planes(3),
+        type_planes(4),
+        type_planes(5),
+        type_planes(6),
+    ];
+    let types = types.to_array();
+    MASKS
+        .iter()
+        .zip(types)
+        .fold(u64x4::splat(0), |acc, (mask, set)| {
+            acc | (u64x4::splat(set) & *mask)
+        })
+}
+
+// ANCHOR: classical
+/// The twelve bitboards are the six type sets split by colour: one swizzle repeats them, one
+/// `and` with the colour plane (or its complement) per half.
+#[inline]
+pub fn to_classical(q: &Quad) -> ClassicalBoard {
+    let types = type_sets(q);
+    let black = q.bb[0];
+    let twice: Simd<u64, 12> = simd_swizzle!(types, [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5]);
+    let colour = simd_swizzle!(
+        u64x2::from_array([!black, black]),
+        [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]
+    );
+    ClassicalBoard {
+        bb: (twice & colour).to_array(),
+    }
+}
+
+/// Both colours of a type fold into its type set (one `or` of the two halves); plane 0 is the
+/// union of the black sets (one reduction).
+#[inline]
+pub fn from_classical(board: &ClassicalBoard) -> Quad {
+    let white = u64x8::load_or_default(&board.bb[..6]);
+    let black = u64x8::load_or_default(&board.bb[6..]);
+    let planes = planes_from_types(white | black);
+    let colour_lane = mask64x4::from_array([true, false, false, false]);
+    quad(colour_lane.select(u64x4::splat(black.reduce_or()), planes))
+}
+// ANCHOR_END: classical
+
+// ANCHOR: dense
+/// The six type sets are the dense board's type sets as they are; the colour sets are their union
+/// split by plane 0.
+#[inline]
+pub fn to_dense(q: &Quad) -> DenseBoard {
+    let types = type_sets(q);
+    let black = q.bb[0];
+    let typed = types.resize::<6>(0).reduce_or();
+    let colours = u64x8::from_array([!black, black, 0, 0, 0, 0, 0, 0]) & u64x8::splat(typed);
+    DenseBoard {
+        bb: simd_swizzle!(colours, types, [0, 1, 8, 9, 10, 11, 12, 13]).to_array(),
+    }
+}
+
+/// The type sets broadcast into the planes of their bits; plane 0 keeps the black squares that
+/// have a type.
+#[inline]
+pub fn from_dense(board: &DenseBoard) -> Quad {
+    let types = u64x8::load_or_default(&board.bb[2..]);
+    let black = board.bb[DenseBoard::BLACK];
+    quad(planes_from_types(types) & u64x4::from_array([black, !0, !0, !0]))
+}
+// ANCHOR_END: dense
