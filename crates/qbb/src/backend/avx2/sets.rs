@@ -96,11 +96,29 @@ pub(super) fn hex_sets(quad: &Quad) -> HexSets {
 /// king.
 const CLASSICAL_CODES: [u8; 12] = [2, 4, 6, 8, 10, 12, 3, 5, 7, 9, 11, 13];
 
-/// Lane `p` all ones where `code` has bit `p`: where a set of that code contributes.
-fn planes_of(code: u8) -> [u64; 4] {
-    let bit = |p: u8| if code >> p & 1 != 0 { !0 } else { 0 };
-    [bit(0), bit(1), bit(2), bit(3)]
+/// Lane `p` all ones where `code` has bit `p`: the planes to which a set of that code contributes.
+const fn planes_of(code: u8) -> [u64; 4] {
+    let mut lanes = [0; 4];
+    let mut p = 0;
+    while p < 4 {
+        if code >> p & 1 != 0 {
+            lanes[p] = !0;
+        }
+        p += 1;
+    }
+    lanes
 }
+
+/// `planes_of` each classical code, as a constant table.
+const CLASSICAL_PLANES: [[u64; 4]; 12] = {
+    let mut table = [[0; 4]; 12];
+    let mut i = 0;
+    while i < 12 {
+        table[i] = planes_of(CLASSICAL_CODES[i]);
+        i += 1;
+    }
+    table
+};
 
 /// Twelve sets by code, three rows of four codes, each row one `matching` of the four planes.
 #[inline]
@@ -124,8 +142,8 @@ pub(super) fn to_classical(quad: &Quad) -> ClassicalBoard {
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(super) fn from_classical(board: &ClassicalBoard) -> Quad {
     let mut quad = _mm256_setzero_si256();
-    for (&set, code) in board.bb.iter().zip(CLASSICAL_CODES) {
-        let contribution = _mm256_and_si256(splat(set), from_u64s(planes_of(code)));
+    for (&set, planes) in board.bb.iter().zip(CLASSICAL_PLANES) {
+        let contribution = _mm256_and_si256(splat(set), from_u64s(planes));
         quad = _mm256_or_si256(quad, contribution);
     }
     to_quad(quad)
