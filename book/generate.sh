@@ -48,7 +48,7 @@ picture kiwipete "$kiwipete"
 picture kiwipete-castled 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1'
 picture promotion-before '1r2k3/2P5/8/8/8/8/8/4K3 w - - 0 1'
 picture promotion-after '1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1'
-picture pins '4k3/8/4r3/8/1b6/2N5/3P4/r3K2R w K - 0 1'
+picture pins '4k3/8/2N1r3/8/Qb6/2N5/4B3/R3K2R w KQ - 0 1'
 picture sliders '8/2k5/8/3R4/8/5b2/8/1Q2K3 w - - 0 1'
 
 # ---- code: which backend writes what, from the lab's backend matrix ----------------------------
