@@ -60,8 +60,11 @@ def write(path, text):
     path.write_text(text)
 
 
-def backend_source(backend):
-    return REPO / "crates" / "qbb" / "src" / "backend" / f"{backend}.rs"
+def backend_sources(backend):
+    """The source files of a backend: `backend/<name>.rs` or every file of `backend/<name>/`."""
+    root = REPO / "crates" / "qbb" / "src" / "backend"
+    single = root / f"{backend}.rs"
+    return [single] if single.exists() else sorted((root / backend).glob("**/*.rs"))
 
 
 def anchors_in(path):
@@ -71,6 +74,14 @@ def anchors_in(path):
     starts = set(re.findall(r"ANCHOR:\s*(\w+)\s*$", text, re.M))
     ends = set(re.findall(r"ANCHOR_END:\s*(\w+)\s*$", text, re.M))
     return starts & ends
+
+
+def anchor_file(backend, anchor):
+    """The file of `backend` that holds `anchor`, if any."""
+    found = [f for f in backend_sources(backend) if anchor in anchors_in(f)]
+    if len(found) > 1:
+        raise SystemExit(f"generate: anchor {anchor} appears in several files of {backend}")
+    return found[0] if found else None
 
 
 # ---- code: the implementations of each backend, included from the sources ---------------------
@@ -92,9 +103,13 @@ def support_line(backend, probes, support):
     for probe, state in states.items():
         if state is None:
             raise SystemExit(f"generate: `qbb backends` says nothing about {backend} {probe}")
-        if state != "native":
-            parts.append(f"`{probe}`: {state}")
-    return "; ".join(parts)
+        if state == "native":
+            continue
+        m = re.fullmatch(r"inherited: from (\w+) \((.*)\)", state)
+        if not m:
+            raise SystemExit(f"generate: cannot read `{state}` ({backend} {probe})")
+        parts.append(f"`{probe}` is inherited from `{m.group(1)}`: {m.group(2)}.")
+    return " ".join(parts)
 
 
 def code(backends_json):
@@ -103,25 +118,32 @@ def code(backends_json):
     for anchor, _row, probes in GROUPS:
         text = HEADER.format(source="`qbb backends --json` and the anchors in the backend sources")
         for backend in BACKENDS[1:]:
-            source = backend_source(backend)
-            has_anchor = anchor in anchors_in(source)
+            source = anchor_file(backend, anchor)
+            has_anchor = source is not None
             if backend not in support or not support[backend]:
                 # Not built into the stable lab (portable needs nightly): the source decides.
-                line = None if has_anchor else "not built into the stable lab, and no anchor"
+                line = None if has_anchor else "Not built into the stable lab, and no anchor in its sources."
             else:
                 line = support_line(backend, probes, support)
             text += f"### {backend}\n\n"
             if line:
-                text += f"Inherited, as the backend matrix says: {line}.\n\n"
+                text += f"{line}\n\n"
             if has_anchor:
                 rel = Path("../../../..") / source.relative_to(REPO)
                 text += f"```rust\n{{{{#include {rel}:{anchor}}}}}\n```\n\n"
             elif not line:
                 raise SystemExit(
-                    f"generate: {backend} writes {anchor} natively but {source.name} has no "
+                    f"generate: {backend} writes {anchor} natively but none of its sources has "
                     f"`// ANCHOR: {anchor}` around it"
                 )
         write(out / f"{anchor}.md", text)
+    # Anchors around helpers (not routines) are included by the chapters themselves; list them so
+    # that a new one is not forgotten.
+    routine_anchors = {anchor for anchor, _, _ in GROUPS}
+    for backend in BACKENDS:
+        for f in backend_sources(backend):
+            for extra in sorted(anchors_in(f) - routine_anchors):
+                print(f"generate: helper anchor {extra} in {f.relative_to(REPO)}", file=sys.stderr)
 
 
 # ---- asm: the machine code of every probe --------------------------------------------------------

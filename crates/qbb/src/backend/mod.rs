@@ -46,6 +46,7 @@ pub use {avx2::Avx2, avx512::Avx512, sse2::Sse2};
 #[cfg(feature = "portable-simd")]
 pub use portable::Portable;
 
+// ANCHOR: backend_trait
 /// The routines of the catalogue (DESIGN.md section 3), implemented once per instruction set.
 ///
 /// Every method must return exactly what [`Scalar`] returns, for any input (not only chess
@@ -73,6 +74,7 @@ pub unsafe trait Backend: Copy + Send + Sync + fmt::Debug + 'static {
     /// Runs `job` inside a function compiled with this backend's target features, so that the
     /// backend's routines inline into it (rule 2 above).
     fn with_features<R>(self, job: impl FnOnce(Self) -> R) -> R;
+    // ANCHOR_END: backend_trait
 
     /// How this backend provides `routine`.
     fn support(routine: Routine) -> Support {

@@ -37,6 +37,7 @@ mod popcount;
 mod sets;
 mod square;
 
+// ANCHOR: token
 /// The avx2 backend token: a value exists only where the CPU has its instructions.
 #[derive(Copy, Clone, Debug)]
 pub struct Avx2(());
@@ -58,6 +59,7 @@ unsafe impl Backend for Avx2 {
         // SAFETY: `self` exists, so the CPU has AVX2, BMI1/2, LZCNT and POPCNT.
         unsafe { square::piece_at(quad, sq) }
     }
+    // ANCHOR_END: token
 
     #[inline(always)]
     fn set_piece(self, quad: &mut Quad, sq: Square, code: u8) {
