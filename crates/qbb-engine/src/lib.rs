@@ -4,6 +4,10 @@
 //! board, and make-move xors the move's delta quad into the board and flips it. Legal move
 //! generation is written once, colour-agnostic, with check and pin masks per node.
 //!
+//! On top of it: the evaluation ([`eval`]: tapered material and piece-square tables, counted terms
+//! through the weighted population count), the search ([`search`], with [`tt`] and [`time`]), and
+//! the UCI protocol ([`uci`]) that the `qbb-engine` binary speaks.
+//!
 //! ```
 //! use qbb::{BackendKind, BackendTask, Backend};
 //! use qbb_engine::{Position, perft};
@@ -19,11 +23,18 @@
 //! ```
 
 mod attacks;
+pub mod eval;
 mod fen;
 mod movegen;
 mod moves;
+mod ordering;
 mod perft;
 mod position;
+pub mod score;
+pub mod search;
+pub mod time;
+pub mod tt;
+pub mod uci;
 mod zobrist;
 
 pub use fen::{Epd, EpdError, EpdOperation, FenError, Side};

@@ -1,0 +1,194 @@
+//! Move ordering: alpha-beta cuts off sooner the sooner it tries the best move.
+//!
+//! The order: the transposition table's move (the best of an earlier search of this position),
+//! captures and queen promotions by MVV-LVA (most valuable victim first, least valuable attacker
+//! among equals), the two killer moves of this ply (quiet moves that cut off at a sibling node),
+//! then the other quiet moves by their history (how often they cut off anywhere), and
+//! under-promotions last. Moves are picked one at a time (a selection sort step), because a cut
+//! usually comes before the list is half done.
+
+use qbb::{Color, PieceType};
+
+use crate::score::MAX_PLY;
+use crate::{MAX_MOVES, Move, MoveList, Position};
+
+/// Values for MVV-LVA and the quiescence search's delta pruning, pawn to king.
+pub const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 0];
+
+const TT_MOVE: i32 = 4_000_000;
+const GOOD_TACTICAL: i32 = 2_000_000;
+const KILLER_FIRST: i32 = 1_000_001;
+const KILLER_SECOND: i32 = 1_000_000;
+/// History scores stay within plus or minus this.
+pub const HISTORY_MAX: i32 = 16_384;
+const UNDERPROMOTION: i32 = -2 * HISTORY_MAX;
+
+/// Whether a move changes the material (capture or promotion): such moves are ordered by
+/// MVV-LVA and never reduced or pruned as quiet moves are.
+#[inline]
+pub fn is_tactical(mv: Move) -> bool {
+    mv.is_capture() || mv.promotion().is_some()
+}
+
+/// The piece a capture takes (`None` for quiet moves; a pawn for en passant).
+#[inline]
+pub fn victim(pos: &Position, mv: Move) -> Option<PieceType> {
+    if mv.is_en_passant() {
+        Some(PieceType::Pawn)
+    } else if mv.is_capture() {
+        pos.piece_on(mv.to())
+    } else {
+        None
+    }
+}
+
+/// MVV-LVA: ten times the victim's value less the attacker's rank, plus a promotion's gain.
+#[inline]
+pub fn mvv_lva(pos: &Position, mv: Move) -> i32 {
+    let victim = victim(pos, mv).map_or(0, |v| PIECE_VALUE[v.index()]);
+    let attacker = pos.piece_on(mv.from()).map_or(0, |a| a.index() as i32);
+    let promotion = mv
+        .promotion()
+        .map_or(0, |p| PIECE_VALUE[p.index()] - PIECE_VALUE[0]);
+    10 * (victim + promotion) - attacker
+}
+
+/// Killer moves per ply and history per side and from/to square, kept across the nodes of one
+/// search (history also across searches of one game, aged at each new search).
+#[derive(Debug)]
+pub struct OrderingTables {
+    killers: [[Move; 2]; MAX_PLY + 1],
+    history: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl Default for OrderingTables {
+    fn default() -> OrderingTables {
+        OrderingTables {
+            killers: [[Move::NULL; 2]; MAX_PLY + 1],
+            history: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+}
+
+impl OrderingTables {
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        *self = OrderingTables::default();
+    }
+
+    /// Prepares for a new search: killers belong to the old tree; history is halved.
+    pub fn new_search(&mut self) {
+        self.killers = [[Move::NULL; 2]; MAX_PLY + 1];
+        for value in self.history.iter_mut().flatten().flatten() {
+            *value /= 2;
+        }
+    }
+
+    /// Clears the killers of the next ply, so a node's children start with fresh ones.
+    #[inline]
+    pub fn clear_killers(&mut self, ply: usize) {
+        if ply <= MAX_PLY {
+            self.killers[ply] = [Move::NULL; 2];
+        }
+    }
+
+    /// The ordering score of `mv` at this node.
+    #[inline]
+    pub fn score(&self, pos: &Position, mv: Move, tt_move: Move, ply: usize) -> i32 {
+        if mv == tt_move {
+            TT_MOVE
+        } else if mv.promotion().is_some_and(|p| p != PieceType::Queen) {
+            UNDERPROMOTION
+        } else if is_tactical(mv) {
+            GOOD_TACTICAL + mvv_lva(pos, mv)
+        } else if mv == self.killers[ply][0] {
+            KILLER_FIRST
+        } else if mv == self.killers[ply][1] {
+            KILLER_SECOND
+        } else {
+            self.history_of(pos.side_to_move(), mv)
+        }
+    }
+
+    #[inline]
+    fn history_of(&self, side: Color, mv: Move) -> i32 {
+        self.history[side.index()][mv.from().index()][mv.to().index()]
+    }
+
+    /// A quiet move cut off at `ply` with `depth` left: make it a killer and reward its history;
+    /// the quiet moves tried before it (`failed`) did not cut off and lose as much.
+    pub fn reward_cutoff(
+        &mut self,
+        side: Color,
+        mv: Move,
+        failed: &[Move],
+        depth: i32,
+        ply: usize,
+    ) {
+        if self.killers[ply][0] != mv {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = mv;
+        }
+        let bonus = (depth * depth).min(HISTORY_MAX / 4);
+        self.nudge(side, mv, bonus);
+        for &other in failed {
+            self.nudge(side, other, -bonus);
+        }
+    }
+
+    /// Moves a history score towards plus or minus `HISTORY_MAX` by `bonus`, less the further it
+    /// already is (so scores stay bounded and recent results weigh more).
+    #[inline]
+    fn nudge(&mut self, side: Color, mv: Move, bonus: i32) {
+        let entry = &mut self.history[side.index()][mv.from().index()][mv.to().index()];
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+}
+
+/// A node's moves with their ordering scores, handed out best first.
+#[derive(Debug)]
+pub struct ScoredMoves {
+    moves: [Move; MAX_MOVES],
+    scores: [i32; MAX_MOVES],
+    len: usize,
+    next: usize,
+}
+
+impl ScoredMoves {
+    #[inline]
+    pub fn new(list: &MoveList, mut score: impl FnMut(Move) -> i32) -> ScoredMoves {
+        let mut out = ScoredMoves {
+            moves: [Move::NULL; MAX_MOVES],
+            scores: [0; MAX_MOVES],
+            len: list.len(),
+            next: 0,
+        };
+        for (i, &mv) in list.iter().enumerate() {
+            out.moves[i] = mv;
+            out.scores[i] = score(mv);
+        }
+        out
+    }
+}
+
+impl Iterator for ScoredMoves {
+    type Item = Move;
+
+    /// The best move not handed out yet.
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        if self.next >= self.len {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+}

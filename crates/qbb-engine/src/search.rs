@@ -1,0 +1,840 @@
+//! The search: iterative deepening over a principal variation search (alpha-beta with null
+//! windows), a quiescence search at the leaves, and a transposition table.
+//!
+//! Generic over the backend and dispatched once: each recursive function is entered through
+//! `Backend::with_features` (ENGINE_API.md, "Dispatch once, also for recursion"), so the whole tree,
+//! move generation and evaluation included, runs inside code compiled with the backend's
+//! features.
+//!
+//! Besides the textbook alpha-beta: check extension, null-move pruning, reverse futility and
+//! futility pruning near the leaves, late move reductions, mate distance pruning, aspiration
+//! windows, and draws by repetition, the fifty-move rule and insufficient material.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use qbb::Backend;
+
+use crate::eval::{evaluate, insufficient_material};
+use crate::ordering::{OrderingTables, PIECE_VALUE, ScoredMoves, is_tactical, victim};
+use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
+use crate::time::{Limits, TimeBudget};
+use crate::tt::{Bound, Entry, TranspositionTable};
+use crate::{Move, MoveList, Position};
+
+/// The deepest iteration of iterative deepening.
+pub const MAX_DEPTH: u32 = 100;
+
+/// One search to run: the position, the game before it, and the limits.
+#[derive(Clone, Debug)]
+pub struct SearchJob {
+    pub position: Position,
+    /// The hashes of the game's earlier positions, oldest first (the root excluded), for
+    /// repetitions.
+    pub history: Vec<u64>,
+    pub limits: Limits,
+    pub move_overhead: Duration,
+    /// Write castling as king-takes-rook.
+    pub chess960: bool,
+    /// When the `go` command arrived: the clock runs from here.
+    pub started: Instant,
+    /// Set by `stop` (or `quit`): the search returns as soon as it sees it.
+    pub stop: Arc<AtomicBool>,
+}
+
+/// What the search says after each completed iteration (a UCI `info` line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+    /// The principal variation in UCI notation.
+    pub pv: Vec<String>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// `None` when the root has no legal move (mate or stalemate).
+    pub best_move: Option<String>,
+    /// The reply the search expects, when it has one.
+    pub ponder: Option<String>,
+    pub score: Score,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// How often (in nodes) the search looks at the clock and the stop flag: about a millisecond.
+const POLL_INTERVAL: u64 = 1024;
+
+/// The search's state that lasts from search to search: the transposition table and the move
+/// ordering's history.
+#[derive(Debug)]
+pub struct Searcher {
+    tt: TranspositionTable,
+    ordering: OrderingTables,
+    lmr: Box<[[u8; 64]; 64]>,
+    // ---- per search ----
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// The hashes of the game and of the path from the root to the current node.
+    path: Vec<u64>,
+    nodes: u64,
+    seldepth: usize,
+    stop: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    aborted: bool,
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> Result<Searcher, std::collections::TryReserveError> {
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (index, r) in row.iter_mut().enumerate().skip(1) {
+                // The later a quiet move comes and the deeper the node, the less it is worth
+                // searching at full depth.
+                let reduction = 0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25;
+                *r = reduction as u8;
+            }
+        }
+        Ok(Searcher {
+            tt: TranspositionTable::new(hash_mb)?,
+            ordering: OrderingTables::default(),
+            lmr,
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            path: Vec::with_capacity(1024),
+            nodes: 0,
+            seldepth: 0,
+            stop: Arc::new(AtomicBool::new(false)),
+            deadline: None,
+            node_limit: u64::MAX,
+            aborted: false,
+        })
+    }
+
+    /// Resizes the transposition table (the Hash option); on failure the old table stays.
+    pub fn set_hash(&mut self, megabytes: usize) -> Result<(), std::collections::TryReserveError> {
+        self.tt.resize(megabytes)
+    }
+
+    pub fn hash_megabytes(&self) -> usize {
+        self.tt.megabytes()
+    }
+
+    /// Forgets what earlier searches learned (`ucinewgame`).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.ordering.clear();
+    }
+
+    /// Runs `job` to its limits, calling `report` after every completed iteration.
+    pub fn think<B: Backend>(
+        &mut self,
+        backend: B,
+        job: &SearchJob,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        let root = &job.position;
+        let budget = TimeBudget::new(&job.limits, root.side_to_move(), job.move_overhead);
+        let soft_deadline = budget.soft.map(|d| job.started + d);
+        self.deadline = budget.hard.map(|d| job.started + d);
+        self.node_limit = job.limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.stop = Arc::clone(&job.stop);
+        self.nodes = 0;
+        self.aborted = false;
+        self.path.clear();
+        self.path.extend_from_slice(&job.history);
+        self.tt.new_search();
+        self.ordering.new_search();
+
+        let mut root_moves = MoveList::new();
+        root.generate_moves(backend, &mut root_moves);
+        let chess960 = job.chess960 || root.is_chess960();
+        let mut result = SearchResult {
+            best_move: None,
+            ponder: None,
+            score: if root.in_check() { mated_in(0) } else { DRAW },
+            depth: 0,
+            nodes: 0,
+        };
+        if let Some(&first) = root_moves.iter().next() {
+            // Until an iteration completes, any legal move beats none.
+            result.best_move = Some(root.move_to_uci(first, chess960));
+        }
+
+        let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut line: Vec<Move> = Vec::new();
+        let mut score = 0;
+        for depth in 1..=max_depth {
+            if root_moves.is_empty() {
+                break;
+            }
+            self.seldepth = 0;
+            let iteration = self.aspiration(backend, root, depth as i32, score);
+            if self.pv_len[0] > 0 {
+                // A stopped iteration still improves on the last one if a root move finished
+                // and beat the others searched before the stop.
+                line = self.pv[0][..self.pv_len[0]].to_vec();
+            }
+            if self.aborted {
+                break;
+            }
+            score = iteration;
+            result.score = score;
+            result.depth = depth;
+            let pv = pv_text(backend, root, &line, chess960);
+            report(&Report {
+                depth,
+                seldepth: self.seldepth as u32,
+                score,
+                nodes: self.nodes,
+                elapsed: job.started.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv,
+            });
+            let past_soft = soft_deadline.is_some_and(|d| Instant::now() >= d);
+            let mate_settled = is_mate(score)
+                && job.limits.depth.is_none()
+                && depth as i32 > 2 * (score::MATE - score.abs()) + 2;
+            if past_soft || (mate_settled && !job.limits.infinite) {
+                break;
+            }
+        }
+        if !line.is_empty() {
+            let mut texts = pv_text(backend, root, &line[..line.len().min(2)], chess960);
+            result.ponder = (texts.len() > 1).then(|| texts.remove(1));
+            result.best_move = Some(texts.remove(0));
+        }
+        result.nodes = self.nodes;
+
+        // `go infinite` (and `go ponder`) answer only after `stop`, however early the search ends.
+        while job.limits.infinite && !job.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        result
+    }
+
+    /// One iteration with a window around the previous score, widened until the score falls
+    /// inside it.
+    fn aspiration<B: Backend>(
+        &mut self,
+        backend: B,
+        root: &Position,
+        depth: i32,
+        previous: Score,
+    ) -> Score {
+        let mut delta = 25;
+        let (mut alpha, mut beta) = if depth >= 5 && !is_mate(previous) {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search(backend, root, alpha, beta, depth, 0, true);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta && beta < INFINITY {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 1_000 {
+                (alpha, beta) = (-INFINITY, INFINITY);
+            }
+        }
+    }
+
+    /// Looks at the clock, the stop flag and the node limit; once it says stop, it keeps saying
+    /// it.
+    #[inline]
+    fn should_abort(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        } else if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            self.aborted = self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.aborted
+    }
+
+    /// Whether the node's position is drawn by the fifty-move rule, by repetition (one repetition
+    /// is enough inside the search: what can be repeated once can be repeated twice), or for
+    /// lack of mating material.
+    #[inline]
+    fn is_draw<B: Backend>(&self, backend: B, pos: &Position) -> bool {
+        let clock = pos.halfmove_clock() as usize;
+        if clock >= 100 {
+            // Unless this very move mated.
+            if !pos.in_check() {
+                return true;
+            }
+            let mut moves = MoveList::new();
+            pos.generate_moves(backend, &mut moves);
+            return !moves.is_empty();
+        }
+        let hash = pos.hash();
+        // Same side to move: every second position back, no further than the last irreversible
+        // move.
+        let repeated = self
+            .path
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .take(clock / 2)
+            .any(|&h| h == hash);
+        repeated || insufficient_material(backend, pos)
+    }
+
+    /// The entry of the recursion: runs the node inside the backend's features.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn search<B: Backend>(
+        &mut self,
+        backend: B,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> Score {
+        backend.with_features(|b| self.search_node(b, pos, alpha, beta, depth, ply, allow_null))
+    }
+
+    /// A node of the principal variation search.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn search_node<B: Backend>(
+        &mut self,
+        backend: B,
+        pos: &Position,
+        mut alpha: Score,
+        mut beta: Score,
+        depth: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> Score {
+        self.pv_len[ply] = 0;
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiescence(backend, pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        if self.should_abort() {
+            return 0;
+        }
+        let is_root = ply == 0;
+        let is_pv = beta - alpha > 1;
+        if !is_root {
+            if self.is_draw(backend, pos) {
+                return DRAW;
+            }
+            // No line from here can beat a mate already found nearer the root.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let hash = pos.hash();
+        let tt_entry = self.tt.probe(hash, ply);
+        let tt_move = tt_entry.map_or(Move::NULL, |e| e.best_move);
+        if let Some(entry) = tt_entry
+            && !is_pv
+            && i32::from(entry.depth) >= depth
+            && match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => entry.score >= beta,
+                Bound::Upper => entry.score <= alpha,
+            }
+        {
+            return entry.score;
+        }
+
+        let in_check = pos.in_check();
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            evaluate(backend, pos)
+        };
+
+        if !is_pv && !in_check && !is_mate(beta) {
+            // Reverse futility: so far above beta that a shallow search will not come back down.
+            if depth <= 6 && static_eval - 90 * depth >= beta {
+                return static_eval;
+            }
+            // Null move: if passing still fails high, a real move would too (not in pawn
+            // endings, where passing can be the only bad option: zugzwang).
+            if allow_null && depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
+                let reduction = 3 + depth / 6;
+                let child = pos.make_null_move();
+                self.path.push(hash);
+                let score = -self.search(
+                    backend,
+                    &child,
+                    -beta,
+                    -beta + 1,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    false,
+                );
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    return if is_mate(score) { beta } else { score };
+                }
+            }
+        }
+
+        let mut list = MoveList::new();
+        pos.generate_moves(backend, &mut list);
+        if list.is_empty() {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
+        let ordering = &self.ordering;
+        let moves = ScoredMoves::new(&list, |mv| ordering.score(pos, mv, tt_move, ply));
+        self.ordering.clear_killers(ply + 1);
+
+        let futility_margin = 100 + 120 * depth;
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut quiets_tried = [Move::NULL; 64];
+        let mut quiets_count = 0;
+        self.path.push(hash);
+        for (index, mv) in moves.enumerate() {
+            let tactical = is_tactical(mv);
+            let child = pos.make_move(backend, mv);
+            let gives_check = child.in_check();
+
+            // Futility: near the leaves, a quiet move cannot lift a hopeless score to alpha.
+            if !is_pv
+                && !in_check
+                && !tactical
+                && !gives_check
+                && depth <= 3
+                && index > 0
+                && !is_mate(alpha)
+                && static_eval + futility_margin <= alpha
+            {
+                continue;
+            }
+
+            let extension = i32::from(gives_check);
+            let new_depth = depth - 1 + extension;
+            let score = if index == 0 {
+                -self.search(backend, &child, -beta, -alpha, new_depth, ply + 1, true)
+            } else {
+                // Late quiet moves are searched shallower first; any surprise is re-searched.
+                let reduction =
+                    if depth >= 3 && index >= 3 && !tactical && !in_check && !gives_check {
+                        let r = i32::from(self.lmr[depth.min(63) as usize][index.min(63)]);
+                        (r - i32::from(is_pv)).min(new_depth - 1).max(0)
+                    } else {
+                        0
+                    };
+                let mut score = -self.search(
+                    backend,
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    true,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.search(
+                        backend,
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        true,
+                    );
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(backend, &child, -beta, -alpha, new_depth, ply + 1, true);
+                }
+                score
+            };
+            if self.aborted {
+                self.path.pop();
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if !tactical {
+                            let failed = &quiets_tried[..quiets_count];
+                            self.ordering
+                                .reward_cutoff(pos.side_to_move(), mv, failed, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical && quiets_count < quiets_tried.len() {
+                quiets_tried[quiets_count] = mv;
+                quiets_count += 1;
+            }
+        }
+        self.path.pop();
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_move != Move::NULL {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            hash,
+            ply,
+            Entry {
+                best_move,
+                score: best_score,
+                depth: depth.clamp(0, i32::from(u8::MAX)) as u8,
+                bound,
+            },
+        );
+        best_score
+    }
+
+    /// Makes `mv` followed by the child's principal variation this node's.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][0] = mv;
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        for i in 0..child_len {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// The entry of the quiescence recursion, inside the backend's features.
+    #[inline(always)]
+    fn quiescence<B: Backend>(
+        &mut self,
+        backend: B,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        backend.with_features(|b| self.quiescence_node(b, pos, alpha, beta, ply))
+    }
+
+    /// Captures and queen promotions only, until the position is quiet; every move when in
+    /// check (so mates are seen).
+    #[inline(always)]
+    fn quiescence_node<B: Backend>(
+        &mut self,
+        backend: B,
+        pos: &Position,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_abort() {
+            return 0;
+        }
+        if ply < MAX_PLY {
+            self.pv_len[ply] = 0;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY {
+            return if in_check {
+                DRAW
+            } else {
+                evaluate(backend, pos)
+            };
+        }
+
+        let mut list = MoveList::new();
+        let stand_pat;
+        let mut best_score;
+        if in_check {
+            pos.generate_moves(backend, &mut list);
+            if list.is_empty() {
+                return mated_in(ply);
+            }
+            stand_pat = -INFINITY;
+            best_score = -INFINITY;
+        } else {
+            stand_pat = evaluate(backend, pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
+            pos.generate_captures(backend, &mut list);
+        }
+
+        let ordering = &self.ordering;
+        let moves = ScoredMoves::new(&list, |mv| ordering.score(pos, mv, Move::NULL, MAX_PLY));
+        for mv in moves {
+            if !in_check && mv.promotion().is_none() {
+                // Delta pruning: even winning this piece for free would not reach alpha.
+                let gain = victim(pos, mv).map_or(0, |v| PIECE_VALUE[v.index()]);
+                if stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+            }
+            let child = pos.make_move(backend, mv);
+            let score = -self.quiescence(backend, &child, -beta, -alpha, ply + 1);
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best_score
+    }
+}
+
+/// A line of moves from `root` in UCI notation (each move's squares are relative to the position
+/// it is played in, so the line is replayed to write it).
+fn pv_text<B: Backend>(backend: B, root: &Position, line: &[Move], chess960: bool) -> Vec<String> {
+    let mut pos = *root;
+    line.iter()
+        .map(|&mv| {
+            let text = pos.move_to_uci(mv, chess960);
+            pos = pos.make_move(backend, mv);
+            text
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qbb::{BackendKind, BackendTask, Scalar, run_on};
+
+    fn job(fen: &str, limits: Limits) -> SearchJob {
+        SearchJob {
+            position: Position::from_fen(fen).unwrap(),
+            history: Vec::new(),
+            limits,
+            move_overhead: Duration::ZERO,
+            chess960: false,
+            started: Instant::now(),
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    fn search(fen: &str, limits: Limits) -> (SearchResult, Vec<Report>) {
+        let mut reports = Vec::new();
+        let result = Searcher::new(1)
+            .unwrap()
+            .think(Scalar, &job(fen, limits), &mut |r| reports.push(r.clone()));
+        (result, reports)
+    }
+
+    #[test]
+    fn finds_a_mate_in_one() {
+        let (result, _) = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", depth(4));
+        assert_eq!(result.best_move.as_deref(), Some("a1a8"));
+        assert_eq!(result.score, mate_in(1));
+    }
+
+    #[test]
+    fn finds_the_smothered_mate_for_either_colour() {
+        // 1. Qg8+ Rxg8 2. Nf7#, and the same with colours exchanged.
+        for (fen, line) in [
+            (
+                "5r1k/6pp/7N/8/8/1Q6/8/6K1 w - - 0 1",
+                ["b3g8", "f8g8", "h6f7"],
+            ),
+            (
+                "6k1/8/1q6/8/8/7n/6PP/5R1K b - - 0 1",
+                ["b6g1", "f1g1", "h3f2"],
+            ),
+        ] {
+            let (result, reports) = search(fen, depth(5));
+            assert_eq!(result.score, mate_in(3), "{fen}");
+            assert_eq!(reports.last().unwrap().pv, line, "{fen}");
+        }
+    }
+
+    #[test]
+    fn takes_a_hanging_queen_and_sees_the_recapture() {
+        let (result, _) = search("4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1", depth(4));
+        assert_eq!(result.best_move.as_deref(), Some("d1d5"));
+        // Defended by a pawn: taking loses the queen for a queen, a plain trade.
+        let (result, _) = search("4k3/8/2p5/3q4/8/8/8/3QK3 w - - 0 1", depth(4));
+        assert!(result.score.abs() < 300, "{result:?}");
+    }
+
+    #[test]
+    fn mate_and_stalemate_at_the_root_have_no_move() {
+        let (mated, reports) = search("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", depth(3));
+        assert_eq!(mated.best_move, None);
+        assert_eq!(mated.score, mated_in(0));
+        assert!(reports.is_empty());
+        let (stalemate, _) = search("7k/5Q2/8/8/8/8/8/6K1 b - - 0 1", depth(3));
+        assert_eq!(stalemate.best_move, None);
+        assert_eq!(stalemate.score, DRAW);
+    }
+
+    #[test]
+    fn a_repetition_is_a_draw() {
+        let start = Position::startpos();
+        let mut searcher = Searcher::new(1).unwrap();
+        let mut pos = start;
+        for text in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            searcher.path.push(pos.hash());
+            let mv = pos.parse_uci_move(Scalar, text).unwrap();
+            pos = pos.make_move(Scalar, mv);
+        }
+        assert_eq!(pos.hash(), start.hash());
+        assert!(searcher.is_draw(Scalar, &pos));
+        // The same position without the history is not drawn.
+        searcher.path.clear();
+        assert!(!searcher.is_draw(Scalar, &pos));
+    }
+
+    #[test]
+    fn the_fifty_move_rule_draws_unless_the_last_move_mated() {
+        let searcher = Searcher::new(1).unwrap();
+        let quiet = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 100 80").unwrap();
+        assert!(searcher.is_draw(Scalar, &quiet));
+        let younger = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
+        assert!(!searcher.is_draw(Scalar, &younger));
+        let mated = Position::from_fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80").unwrap();
+        assert!(!searcher.is_draw(Scalar, &mated));
+    }
+
+    #[test]
+    fn a_winning_side_avoids_the_repetition() {
+        // White is a rook up; the position after Ra2-a1 has occurred twice already: a draw
+        // there would throw the win away.
+        let before = "4k3/8/8/8/8/8/R7/4K3 w - - 0 1";
+        let mut job = job(before, depth(5));
+        let mut pos = job.position;
+        for text in ["a2a1", "e8d8", "a1a2", "d8e8"] {
+            job.history.push(pos.hash());
+            pos = pos.make_move(Scalar, pos.parse_uci_move(Scalar, text).unwrap());
+        }
+        job.position = pos;
+        let result = Searcher::new(1).unwrap().think(Scalar, &job, &mut |_| {});
+        assert_ne!(result.best_move.as_deref(), Some("a2a1"));
+        assert!(result.score > 300, "{result:?}");
+    }
+
+    #[test]
+    fn reports_every_iteration_with_a_legal_line() {
+        let (result, reports) = search(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            depth(5),
+        );
+        assert_eq!(
+            reports.iter().map(|r| r.depth).collect::<Vec<_>>(),
+            [1, 2, 3, 4, 5]
+        );
+        let last = reports.last().unwrap();
+        assert_eq!(result.best_move.as_ref(), last.pv.first());
+        assert_eq!(result.nodes, last.nodes);
+        let mut pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap();
+        for text in &last.pv {
+            let mv = pos
+                .parse_uci_move(Scalar, text)
+                .expect("pv moves are legal");
+            pos = pos.make_move(Scalar, mv);
+        }
+        assert!(last.seldepth >= 5);
+    }
+
+    #[test]
+    fn the_node_limit_holds() {
+        let limits = Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        };
+        let (result, _) = search(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            limits,
+        );
+        assert!(result.nodes <= 5_000, "{}", result.nodes);
+        assert!(result.best_move.is_some());
+    }
+
+    #[test]
+    fn a_stopped_search_still_answers_a_legal_move() {
+        let job = job(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            Limits::default(),
+        );
+        job.stop.store(true, Ordering::Relaxed);
+        let result = Searcher::new(1).unwrap().think(Scalar, &job, &mut |_| {});
+        let text = result.best_move.expect("a move");
+        assert!(job.position.parse_uci_move(Scalar, &text).is_ok());
+    }
+
+    #[test]
+    fn every_backend_searches_the_same_tree() {
+        struct Nodes;
+        impl BackendTask for Nodes {
+            type Output = (u64, Option<String>);
+            fn run<B: Backend>(self, b: B) -> (u64, Option<String>) {
+                let job = job(
+                    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                    depth(5),
+                );
+                let result = Searcher::new(1).unwrap().think(b, &job, &mut |_| {});
+                (result.nodes, result.best_move)
+            }
+        }
+        let reference = run_on(BackendKind::Scalar, Nodes).unwrap();
+        for kind in BackendKind::ALL.into_iter().filter(|k| k.is_available()) {
+            assert_eq!(run_on(kind, Nodes).unwrap(), reference, "{kind}");
+        }
+    }
+}

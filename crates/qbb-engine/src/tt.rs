@@ -1,0 +1,286 @@
+//! The transposition table: what the search already knows about a position, found by its hash.
+//!
+//! The table is an array of buckets, one cache line each, holding four entries. A position's hash
+//! picks the bucket (a multiply-high, so any number of buckets works and the Hash option can be
+//! any size in MiB); the entry keeps the hash's high 32 bits to tell positions apart inside the
+//! bucket. When the bucket is full, the entry that is worth least is replaced: one from an older
+//! search first, then the shallowest.
+
+use std::collections::TryReserveError;
+
+use crate::Move;
+use crate::score::{self, Score};
+
+/// What a stored score says about the true value of the position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is the value (a principal-variation node).
+    Exact,
+    /// The value is at least the score (a move failed high).
+    Lower,
+    /// The value is at most the score (no move reached alpha).
+    Upper,
+}
+
+/// One remembered position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The best move found (or the one that failed high); may be `Move::NULL`.
+    pub best_move: Move,
+    /// The score, already adjusted back to the probing node's distance from the root.
+    pub score: Score,
+    /// The depth (in plies) of the search that produced the score.
+    pub depth: u8,
+    pub bound: Bound,
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Slot {
+    /// The low half of the hash; the high half chose the bucket.
+    check: u32,
+    best_move: Move,
+    score: i16,
+    depth: u8,
+    /// `None` = empty slot.
+    bound: Option<Bound>,
+    generation: u8,
+}
+
+impl Slot {
+    const EMPTY: Slot = Slot {
+        check: 0,
+        best_move: Move::NULL,
+        score: 0,
+        depth: 0,
+        bound: None,
+        generation: 0,
+    };
+}
+
+const BUCKET_SLOTS: usize = 4;
+
+#[derive(Copy, Clone, Debug)]
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET_SLOTS]);
+
+/// The Hash option's range, in MiB.
+pub const MIN_HASH_MB: usize = 1;
+pub const MAX_HASH_MB: usize = 4096;
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// A fixed-size table of search results, sized in MiB.
+#[derive(Debug)]
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    /// Bumped at every new search, so that entries of earlier searches are replaced first.
+    generation: u8,
+}
+
+impl TranspositionTable {
+    /// A table of `megabytes` MiB (clamped to the Hash option's range), all empty.
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, TryReserveError> {
+        let mut table = TranspositionTable {
+            buckets: Vec::new(),
+            generation: 0,
+        };
+        table.resize(megabytes)?;
+        Ok(table)
+    }
+
+    /// Reallocates to `megabytes` MiB (clamped) and clears. On failure the table is unchanged.
+    pub fn resize(&mut self, megabytes: usize) -> Result<(), TryReserveError> {
+        let megabytes = megabytes.clamp(MIN_HASH_MB, MAX_HASH_MB);
+        let count = (megabytes << 20) / size_of::<Bucket>();
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count)?;
+        buckets.resize(count, Bucket([Slot::EMPTY; BUCKET_SLOTS]));
+        self.buckets = buckets;
+        self.generation = 0;
+        Ok(())
+    }
+
+    /// The table's size in MiB.
+    pub fn megabytes(&self) -> usize {
+        (self.buckets.len() * size_of::<Bucket>()) >> 20
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket([Slot::EMPTY; BUCKET_SLOTS]));
+        self.generation = 0;
+    }
+
+    /// Marks the start of a new search: what is stored from now on outranks older entries.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    #[inline]
+    fn bucket_index(&self, hash: u64) -> usize {
+        ((u128::from(hash) * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    fn check_of(hash: u64) -> u32 {
+        hash as u32
+    }
+
+    /// The entry for the position with this hash, if stored; `ply` is the probing node's
+    /// distance from the root (mate scores are stored relative to the node).
+    #[inline]
+    pub fn probe(&self, hash: u64, ply: usize) -> Option<Entry> {
+        let check = Self::check_of(hash);
+        let bucket = &self.buckets[self.bucket_index(hash)];
+        bucket.0.iter().find_map(|slot| {
+            let bound = slot.bound?;
+            (slot.check == check).then(|| Entry {
+                best_move: slot.best_move,
+                score: score::from_table(Score::from(slot.score), ply),
+                depth: slot.depth,
+                bound,
+            })
+        })
+    }
+
+    /// Stores a search result for the position with this hash, found `ply` plies from the root.
+    #[inline]
+    pub fn store(&mut self, hash: u64, ply: usize, entry: Entry) {
+        let check = Self::check_of(hash);
+        let generation = self.generation;
+        let index = self.bucket_index(hash);
+        let bucket = &mut self.buckets[index].0;
+        let victim = match bucket
+            .iter()
+            .position(|s| s.bound.is_some() && s.check == check)
+        {
+            Some(same) => same,
+            None => (0..BUCKET_SLOTS)
+                .min_by_key(|&i| replacement_worth(&bucket[i], generation))
+                .unwrap_or(0),
+        };
+        let slot = &mut bucket[victim];
+        // Keep a deeper result of the same position unless the new one is exact: a shallow
+        // re-search must not erase what a deep one learned. Keep its move when the new result
+        // has none.
+        let same_position = slot.bound.is_some() && slot.check == check;
+        if same_position
+            && slot.generation == generation
+            && entry.bound != Bound::Exact
+            && usize::from(slot.depth) > usize::from(entry.depth) + 2
+        {
+            return;
+        }
+        let best_move = if entry.best_move == Move::NULL && same_position {
+            slot.best_move
+        } else {
+            entry.best_move
+        };
+        *slot = Slot {
+            check,
+            best_move,
+            score: score::to_table(entry.score, ply) as i16,
+            depth: entry.depth,
+            bound: Some(entry.bound),
+            generation,
+        };
+    }
+
+    /// How full the table is, in permille, sampled over the first thousand slots: the UCI
+    /// `hashfull` figure (entries of the current search only).
+    pub fn hashfull(&self) -> u32 {
+        let used = self
+            .buckets
+            .iter()
+            .flat_map(|b| b.0.iter())
+            .take(1000)
+            .filter(|s| s.bound.is_some() && s.generation == self.generation)
+            .count();
+        used as u32
+    }
+}
+
+/// How much a slot is worth keeping: empty slots first, then entries of older searches, then
+/// the shallowest.
+fn replacement_worth(slot: &Slot, generation: u8) -> i32 {
+    match slot.bound {
+        None => i32::MIN,
+        Some(_) => {
+            let age = i32::from(generation.wrapping_sub(slot.generation));
+            i32::from(slot.depth) - 8 * age
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(score: Score, depth: u8, bound: Bound) -> Entry {
+        Entry {
+            best_move: Move::NULL,
+            score,
+            depth,
+            bound,
+        }
+    }
+
+    #[test]
+    fn stores_and_finds_by_hash() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        let hash = 0x1234_5678_9abc_def0;
+        assert_eq!(tt.probe(hash, 0), None);
+        tt.store(hash, 0, entry(57, 6, Bound::Lower));
+        assert_eq!(tt.probe(hash, 0), Some(entry(57, 6, Bound::Lower)));
+        // Same bucket, other check bits: a different position.
+        assert_eq!(tt.probe(hash ^ 1, 0), None);
+    }
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        // Found at ply 3: mate in 5 plies from the root = mate in 2 plies from the node.
+        tt.store(7, 3, entry(score::mate_in(5), 10, Bound::Exact));
+        // Probed from ply 7 through another path: mate in 2 plies from the node = 9 from root.
+        assert_eq!(tt.probe(7, 7).unwrap().score, score::mate_in(9));
+        tt.store(8, 4, entry(score::mated_in(6), 10, Bound::Exact));
+        assert_eq!(tt.probe(8, 2).unwrap().score, score::mated_in(4));
+    }
+
+    #[test]
+    fn a_full_bucket_replaces_the_shallowest_entry_of_an_old_search() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        // The bucket comes from the high bits, the check from the low ones.
+        let hashes: Vec<u64> = (1..=5).map(|i| 0xdead_beef_0000_0000 | i).collect();
+        let bucket = tt.bucket_index(hashes[0]);
+        assert!(hashes.iter().all(|&h| tt.bucket_index(h) == bucket));
+        for (i, &h) in hashes[..4].iter().enumerate() {
+            tt.store(h, 0, entry(i as Score, 10 + i as u8, Bound::Exact));
+        }
+        tt.new_search();
+        tt.store(hashes[4], 0, entry(99, 1, Bound::Exact));
+        // The shallowest old entry (depth 10) went; the others stay.
+        assert_eq!(tt.probe(hashes[0], 0), None);
+        for &h in &hashes[1..] {
+            assert!(tt.probe(h, 0).is_some());
+        }
+    }
+
+    #[test]
+    fn a_shallow_bound_does_not_erase_a_deep_result_of_the_same_search() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        tt.store(42, 0, entry(100, 12, Bound::Lower));
+        tt.store(42, 0, entry(-30, 2, Bound::Upper));
+        assert_eq!(tt.probe(42, 0), Some(entry(100, 12, Bound::Lower)));
+        tt.store(42, 0, entry(-30, 2, Bound::Exact));
+        assert_eq!(tt.probe(42, 0), Some(entry(-30, 2, Bound::Exact)));
+    }
+
+    #[test]
+    fn size_follows_the_hash_option() {
+        let mut tt = TranspositionTable::new(4).unwrap();
+        assert_eq!(tt.megabytes(), 4);
+        tt.resize(0).unwrap();
+        assert_eq!(tt.megabytes(), MIN_HASH_MB);
+        assert_eq!(tt.hashfull(), 0);
+    }
+}

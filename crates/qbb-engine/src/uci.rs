@@ -1,0 +1,1016 @@
+//! The Universal Chess Interface: the engine's conversation with a GUI on standard input and
+//! output.
+//!
+//! The reading thread answers every command at once; `go` starts the search on its own thread,
+//! so `stop`, `isready` and `quit` are answered while it runs. No input ends the process: an
+//! unknown or malformed line is ignored with an `info string` saying why, and an illegal move in
+//! `position ... moves` ends the move list there, with the reason.
+
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use qbb::{Backend, BackendKind, BackendTask, run_on};
+
+use crate::score::UciScore;
+use crate::search::{Report, SearchJob, SearchResult, Searcher};
+use crate::time::Limits;
+use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
+use crate::{MoveList, Position, perft};
+
+/// Where the engine's lines go: standard output, or a buffer in tests. Called from both threads;
+/// each call writes one whole line.
+pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Whether to keep reading after a command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
+/// The search recurses up to `MAX_PLY` deep with a move list per node: give it room.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+/// The commands of the protocol (the first known word of a line is the command).
+const COMMANDS: &[&str] = &[
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+];
+
+/// The engine's side of the protocol.
+pub struct Uci {
+    out: Output,
+    position: Position,
+    /// The hashes of the positions before `position` in the game, oldest first.
+    history: Vec<u64>,
+    /// The backend the option (or `QBB_BACKEND`) asked for; `None` = the best this CPU runs.
+    backend: BackendKind,
+    move_overhead: Duration,
+    chess960: bool,
+    /// Shared with the search thread, which holds the lock while it searches.
+    searcher: Arc<Mutex<Searcher>>,
+    running: Option<RunningSearch>,
+}
+
+impl std::fmt::Debug for Uci {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Uci")
+            .field("position", &self.position.to_fen())
+            .field("backend", &self.backend)
+            .field("searching", &self.running.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+struct RunningSearch {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+/// Why the engine could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot allocate the transposition table: {0}")]
+    Memory(#[from] std::collections::TryReserveError),
+}
+
+impl Uci {
+    /// An engine writing to `out`, on the backend `QBB_BACKEND` names (or the best one; a bad
+    /// value is reported and the best one used).
+    pub fn new(out: Output) -> Result<Uci, StartError> {
+        let backend = match BackendKind::selected() {
+            Ok(kind) => kind,
+            Err(e) => {
+                out(&format!("info string {e}; using the best backend instead"));
+                BackendKind::detect_best()
+            }
+        };
+        Ok(Uci {
+            out,
+            position: Position::startpos(),
+            history: Vec::new(),
+            backend,
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            chess960: false,
+            searcher: Arc::new(Mutex::new(Searcher::new(DEFAULT_HASH_MB)?)),
+            running: None,
+        })
+    }
+
+    /// The backend searches run on.
+    pub fn backend(&self) -> BackendKind {
+        self.backend
+    }
+
+    fn say(&self, line: &str) {
+        (self.out)(line);
+    }
+
+    fn explain(&self, why: &str) {
+        self.say(&format!("info string {why}"));
+    }
+
+    /// Handles one line of input.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        self.reap_finished_search();
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.is_empty() {
+            return Flow::Continue;
+        }
+        // The protocol: unknown words are skipped, and the rest of the line is read.
+        let Some(start) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
+            self.explain(&format!("unknown command `{}`, ignored", printable(line)));
+            return Flow::Continue;
+        };
+        if start > 0 {
+            self.explain(&format!(
+                "skipped unknown `{}` before `{}`",
+                printable(&tokens[..start].join(" ")),
+                tokens[start]
+            ));
+        }
+        let args = &tokens[start + 1..];
+        match tokens[start] {
+            "uci" => self.identify(),
+            "isready" => self.say("readyok"),
+            "debug" | "register" => {}
+            "setoption" => self.set_option(args),
+            "ucinewgame" => self.new_game(),
+            "position" => self.set_position(args),
+            "go" => self.go(args),
+            "stop" | "ponderhit" => self.stop_search(),
+            "quit" => {
+                self.stop_search();
+                return Flow::Quit;
+            }
+            _ => unreachable!("every command of COMMANDS is handled"),
+        }
+        Flow::Continue
+    }
+
+    fn identify(&self) {
+        self.say(concat!("id name qbb-engine ", env!("CARGO_PKG_VERSION")));
+        self.say("id author the qbb-lab authors");
+        self.say(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min {MIN_HASH_MB} max {MAX_HASH_MB}"
+        ));
+        self.say("option name Clear Hash type button");
+        self.say("option name Threads type spin default 1 min 1 max 1");
+        let backends: String = BackendKind::ALL
+            .iter()
+            .map(|k| format!(" var {}", k.name()))
+            .collect();
+        self.say(&format!(
+            "option name Backend type combo default auto var auto{backends}"
+        ));
+        self.say(&format!(
+            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+        ));
+        self.say("option name UCI_Chess960 type check default false");
+        self.explain(&format!("searching on the {} backend", self.backend));
+        self.say("uciok");
+    }
+
+    /// Refuses (with a reason) a command that would change what a running search uses.
+    fn busy(&self, command: &str) -> bool {
+        if self.running.is_some() {
+            self.explain(&format!(
+                "`{command}` ignored: a search is running (send stop first)"
+            ));
+        }
+        self.running.is_some()
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        if self.busy("setoption") {
+            return;
+        }
+        let Some(("name", rest)) = args.split_first().map(|(a, r)| (*a, r)) else {
+            self.explain("setoption ignored: expected `setoption name <name> [value <value>]`");
+            return;
+        };
+        let split = rest.iter().position(|&t| t == "value");
+        let name = rest[..split.unwrap_or(rest.len())].join(" ");
+        let value = split.map(|i| rest[i + 1..].join(" "));
+        let value = value.as_deref().map(str::trim);
+        let lower = name.to_ascii_lowercase();
+        match (lower.as_str(), value) {
+            ("hash", Some(v)) => match v.parse::<usize>() {
+                Ok(mb) if (MIN_HASH_MB..=MAX_HASH_MB).contains(&mb) => {
+                    if let Err(e) = self.lock_searcher().set_hash(mb) {
+                        self.explain(&format!("Hash {mb} refused: {e}; table unchanged"));
+                    }
+                }
+                _ => self.explain(&format!(
+                    "Hash `{}` ignored: expected a number of MiB from {MIN_HASH_MB} to {MAX_HASH_MB}",
+                    printable(v)
+                )),
+            },
+            ("clear hash", _) => self.lock_searcher().new_game(),
+            ("threads", Some(v)) => {
+                if v != "1" {
+                    self.explain(&format!(
+                        "Threads `{}` ignored: this engine searches on one thread",
+                        printable(v)
+                    ));
+                }
+            }
+            ("backend", Some(v)) => self.set_backend(v),
+            ("move overhead", Some(v)) => match v.parse::<u64>() {
+                Ok(ms) if ms <= MAX_MOVE_OVERHEAD_MS => {
+                    self.move_overhead = Duration::from_millis(ms);
+                }
+                _ => self.explain(&format!(
+                    "Move Overhead `{}` ignored: expected milliseconds from 0 to {MAX_MOVE_OVERHEAD_MS}",
+                    printable(v)
+                )),
+            },
+            ("uci_chess960", Some(v)) => match v.to_ascii_lowercase().as_str() {
+                "true" => self.chess960 = true,
+                "false" => self.chess960 = false,
+                _ => self.explain(&format!(
+                    "UCI_Chess960 `{}` ignored: expected true or false",
+                    printable(v)
+                )),
+            },
+            ("hash" | "threads" | "backend" | "move overhead" | "uci_chess960", None) => {
+                self.explain(&format!("option `{name}` ignored: it needs a value"));
+            }
+            _ => self.explain(&format!("unknown option `{}` ignored", printable(&name))),
+        }
+    }
+
+    fn set_backend(&mut self, value: &str) {
+        let wanted = if value.eq_ignore_ascii_case("auto") {
+            BackendKind::selected().unwrap_or_else(|_| BackendKind::detect_best())
+        } else {
+            match value.parse::<BackendKind>() {
+                Ok(kind) => kind,
+                Err(e) => {
+                    self.explain(&format!("{e}; backend stays {}", self.backend));
+                    return;
+                }
+            }
+        };
+        match wanted.check_available() {
+            Ok(()) => {
+                self.backend = wanted;
+                self.explain(&format!("searching on the {wanted} backend"));
+            }
+            Err(e) => self.explain(&format!("{e}; backend stays {}", self.backend)),
+        }
+    }
+
+    fn new_game(&mut self) {
+        if self.busy("ucinewgame") {
+            return;
+        }
+        self.lock_searcher().new_game();
+        self.position = Position::startpos();
+        self.history.clear();
+    }
+
+    fn set_position(&mut self, args: &[&str]) {
+        if self.busy("position") {
+            return;
+        }
+        let moves_at = args.iter().position(|&t| t == "moves");
+        let (setup, moves) = match moves_at {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &[][..]),
+        };
+        let start = match setup.split_first() {
+            Some((&"startpos", [])) => Position::startpos(),
+            Some((&"fen", fen)) if !fen.is_empty() => match Position::from_fen(&fen.join(" ")) {
+                Ok(pos) => pos,
+                Err(e) => {
+                    self.explain(&format!("position ignored: bad FEN: {e}"));
+                    return;
+                }
+            },
+            _ => {
+                self.explain(
+                    "position ignored: expected `position startpos|fen <fen> [moves ...]`",
+                );
+                return;
+            }
+        };
+        let played = run_on(self.backend, PlayMoves { start, moves });
+        match played {
+            Ok(played) => {
+                if let Some(why) = played.stopped_at {
+                    self.explain(&why);
+                }
+                self.position = played.position;
+                self.history = played.history;
+            }
+            Err(e) => self.explain(&format!("position ignored: {e}")),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if self.busy("go") {
+            return;
+        }
+        if let Some((&"perft", rest)) = args.split_first() {
+            match rest {
+                [depth] => match depth.parse::<u32>() {
+                    Ok(depth) if depth <= 20 => self.start(Work::Perft(depth)),
+                    _ => self.explain(&format!(
+                        "go perft ignored: `{}` is not a depth from 0 to 20",
+                        printable(depth)
+                    )),
+                },
+                _ => self.explain("go perft ignored: expected `go perft <depth>`"),
+            }
+            return;
+        }
+        match parse_go(args) {
+            Ok((limits, notes)) => {
+                for note in notes {
+                    self.explain(&note);
+                }
+                self.start(Work::Search(limits));
+            }
+            Err(why) => self.explain(&format!("go ignored: {why}")),
+        }
+    }
+
+    fn start(&mut self, work: Work) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let job = SearchJob {
+            position: self.position,
+            history: self.history.clone(),
+            limits: Limits::default(),
+            move_overhead: self.move_overhead,
+            chess960: self.chess960,
+            started: Instant::now(),
+            stop: Arc::clone(&stop),
+        };
+        let searcher = Arc::clone(&self.searcher);
+        let out = Arc::clone(&self.out);
+        let backend = self.backend;
+        let spawned = thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || match work {
+                Work::Search(limits) => {
+                    search_and_answer(backend, &searcher, SearchJob { limits, ..job }, &out)
+                }
+                Work::Perft(depth) => perft_and_answer(backend, &job.position, depth, &out),
+            });
+        match spawned {
+            Ok(handle) => self.running = Some(RunningSearch { stop, handle }),
+            Err(e) => self.explain(&format!("cannot start the search thread: {e}")),
+        }
+    }
+
+    /// Asks the running search to stop and waits for its `bestmove`.
+    fn stop_search(&mut self) {
+        if let Some(running) = &self.running {
+            running.stop.store(true, Ordering::Relaxed);
+        }
+        self.wait_for_search();
+    }
+
+    /// Waits until the running search (if any) has answered.
+    pub fn wait_for_search(&mut self) {
+        if let Some(running) = self.running.take() {
+            // The thread catches its own panics; a join error cannot carry anything new.
+            let _ = running.handle.join();
+        }
+    }
+
+    /// A search that ended by itself (a depth, a time limit) is over: forget its thread.
+    fn reap_finished_search(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+        {
+            self.wait_for_search();
+        }
+    }
+
+    fn lock_searcher(&self) -> MutexGuard<'_, Searcher> {
+        // A panic inside a search leaves the searcher usable: its tables are plain data.
+        self.searcher.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// What the search thread does.
+enum Work {
+    Search(Limits),
+    Perft(u32),
+}
+
+/// Searches and writes `info` lines and the `bestmove`; whatever happens, a `bestmove` goes out.
+fn search_and_answer(
+    backend: BackendKind,
+    searcher: &Mutex<Searcher>,
+    job: SearchJob,
+    out: &Output,
+) {
+    let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        run_on(
+            backend,
+            Think {
+                searcher: &mut searcher,
+                job: &job,
+                out,
+            },
+        )
+    }));
+    let answer = match outcome {
+        Ok(Ok(result)) => bestmove_line(&result),
+        Ok(Err(e)) => {
+            out(&format!("info string search refused: {e}"));
+            "bestmove (none)".to_string()
+        }
+        Err(_) => {
+            out("info string internal error: the search failed; answering its first legal move");
+            let fallback = run_on(
+                backend,
+                FirstMove {
+                    pos: &job.position,
+                    chess960: job.chess960,
+                },
+            );
+            match fallback {
+                Ok(Some(mv)) => format!("bestmove {mv}"),
+                _ => "bestmove (none)".to_string(),
+            }
+        }
+    };
+    out(&answer);
+}
+
+fn bestmove_line(result: &SearchResult) -> String {
+    match (&result.best_move, &result.ponder) {
+        (Some(mv), Some(reply)) => format!("bestmove {mv} ponder {reply}"),
+        (Some(mv), None) => format!("bestmove {mv}"),
+        (None, _) => "bestmove (none)".to_string(),
+    }
+}
+
+/// An `info` line for one completed iteration.
+pub fn info_line(report: &Report) -> String {
+    let millis = report.elapsed.as_millis() as u64;
+    let nps = report.nodes * 1000 / millis.max(1);
+    let mut line = format!(
+        "info depth {} seldepth {} score {} nodes {} nps {nps} hashfull {} time {millis}",
+        report.depth,
+        report.seldepth,
+        UciScore(report.score),
+        report.nodes,
+        report.hashfull,
+    );
+    if !report.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&report.pv.join(" "));
+    }
+    line
+}
+
+/// `go perft N`: the leaf count under each legal move, then the total.
+fn perft_and_answer(backend: BackendKind, pos: &Position, depth: u32, out: &Output) {
+    let started = Instant::now();
+    match run_on(backend, Divide { pos, depth }) {
+        Ok(counts) => {
+            let total: u64 = if depth == 0 {
+                1
+            } else {
+                counts.iter().map(|(_, n)| n).sum()
+            };
+            for (mv, nodes) in &counts {
+                out(&format!("{mv}: {nodes}"));
+            }
+            let seconds = started.elapsed().as_secs_f64();
+            out(&format!(
+                "info string perft {depth}: {total} nodes in {seconds:.3} s ({:.1} Mnps)",
+                total as f64 / seconds.max(1e-9) / 1e6
+            ));
+            out(&format!("Nodes searched: {total}"));
+        }
+        Err(e) => out(&format!("info string perft refused: {e}")),
+    }
+}
+
+/// Parses the arguments of `go` (all but perft): the limits, and notes on what was skipped.
+fn parse_go(args: &[&str]) -> Result<(Limits, Vec<String>), String> {
+    let mut limits = Limits::default();
+    let mut notes = Vec::new();
+    let mut tokens = args.iter().copied();
+    fn number<T: std::str::FromStr>(name: &str, value: Option<&str>) -> Result<T, String> {
+        let value = value.ok_or_else(|| format!("`{name}` needs a value"))?;
+        value
+            .parse()
+            .map_err(|_| format!("`{name} {}` is not a valid number", printable(value)))
+    }
+    /// Clock values may be negative when a GUI is late: treat those as zero.
+    fn millis(name: &str, value: Option<&str>) -> Result<u64, String> {
+        number::<i64>(name, value).map(|v| v.max(0) as u64)
+    }
+    while let Some(token) = tokens.next() {
+        match token {
+            "depth" => limits.depth = Some(number("depth", tokens.next())?),
+            "nodes" => limits.nodes = Some(number("nodes", tokens.next())?),
+            "movetime" => limits.movetime = Some(millis("movetime", tokens.next())?),
+            "wtime" => limits.time[0] = Some(millis("wtime", tokens.next())?),
+            "btime" => limits.time[1] = Some(millis("btime", tokens.next())?),
+            "winc" => limits.increment[0] = millis("winc", tokens.next())?,
+            "binc" => limits.increment[1] = millis("binc", tokens.next())?,
+            "movestogo" => limits.movestogo = Some(number("movestogo", tokens.next())?),
+            "mate" => {
+                // A mate in N moves lies within 2N - 1 plies: search that deep.
+                let moves: u32 = number("mate", tokens.next())?;
+                limits.depth = Some(moves.saturating_mul(2).saturating_sub(1).max(1));
+            }
+            "infinite" => limits.infinite = true,
+            "ponder" => {
+                limits.infinite = true;
+                notes.push("pondering is not supported: searching until ponderhit or stop".into());
+            }
+            "searchmoves" => {
+                notes.push("searchmoves is not supported: searching every move".into());
+                // Skip the move list up to the next keyword.
+                let rest: Vec<&str> = tokens.by_ref().collect();
+                let resume = rest
+                    .iter()
+                    .position(|t| is_go_keyword(t))
+                    .unwrap_or(rest.len());
+                return parse_go(&rest[resume..]).map(|(l, mut n)| {
+                    notes.append(&mut n);
+                    (merge(limits, l), notes)
+                });
+            }
+            other => notes.push(format!(
+                "unknown go parameter `{}` skipped",
+                printable(other)
+            )),
+        }
+    }
+    Ok((limits, notes))
+}
+
+fn is_go_keyword(token: &str) -> bool {
+    matches!(
+        token,
+        "depth"
+            | "nodes"
+            | "movetime"
+            | "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "mate"
+            | "infinite"
+            | "ponder"
+    )
+}
+
+/// The limits of `a` completed by those `b` sets.
+fn merge(a: Limits, b: Limits) -> Limits {
+    Limits {
+        depth: b.depth.or(a.depth),
+        nodes: b.nodes.or(a.nodes),
+        movetime: b.movetime.or(a.movetime),
+        time: [b.time[0].or(a.time[0]), b.time[1].or(a.time[1])],
+        increment: [
+            a.increment[0].max(b.increment[0]),
+            a.increment[1].max(b.increment[1]),
+        ],
+        movestogo: b.movestogo.or(a.movestogo),
+        infinite: a.infinite || b.infinite,
+    }
+}
+
+/// A line of input as it may be quoted back: control characters replaced, length bounded.
+fn printable(text: &str) -> String {
+    const LIMIT: usize = 80;
+    let mut out: String = text
+        .chars()
+        .take(LIMIT)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().count() > LIMIT {
+        out.push_str("...");
+    }
+    out
+}
+
+// ---- jobs that run on the chosen backend --------------------------------------------------------
+
+/// The search itself.
+struct Think<'a> {
+    searcher: &'a mut Searcher,
+    job: &'a SearchJob,
+    out: &'a Output,
+}
+
+impl BackendTask for Think<'_> {
+    type Output = SearchResult;
+    fn run<B: Backend>(self, backend: B) -> SearchResult {
+        let out = self.out;
+        self.searcher
+            .think(backend, self.job, &mut |report| out(&info_line(report)))
+    }
+}
+
+/// The moves of a `position` command played from its start.
+struct PlayMoves<'a> {
+    start: Position,
+    moves: &'a [&'a str],
+}
+
+struct Played {
+    position: Position,
+    history: Vec<u64>,
+    /// Why the move list was cut short, if it was.
+    stopped_at: Option<String>,
+}
+
+impl BackendTask for PlayMoves<'_> {
+    type Output = Played;
+    fn run<B: Backend>(self, backend: B) -> Played {
+        let mut position = self.start;
+        let mut history = Vec::with_capacity(self.moves.len());
+        for (i, text) in self.moves.iter().enumerate() {
+            match position.parse_uci_move(backend, text) {
+                Ok(mv) => {
+                    history.push(position.hash());
+                    position = position.make_move(backend, mv);
+                }
+                Err(e) => {
+                    return Played {
+                        position,
+                        history,
+                        stopped_at: Some(format!(
+                            "move {} `{}` refused ({e}); position set after the {i} move(s) before it: {}",
+                            i + 1,
+                            printable(text),
+                            position.to_fen()
+                        )),
+                    };
+                }
+            }
+        }
+        Played {
+            position,
+            history,
+            stopped_at: None,
+        }
+    }
+}
+
+/// The leaf count under each legal move (`go perft`).
+struct Divide<'a> {
+    pos: &'a Position,
+    depth: u32,
+}
+
+impl BackendTask for Divide<'_> {
+    type Output = Vec<(String, u64)>;
+    fn run<B: Backend>(self, backend: B) -> Vec<(String, u64)> {
+        if self.depth == 0 {
+            return Vec::new();
+        }
+        let mut moves = MoveList::new();
+        self.pos.generate_moves(backend, &mut moves);
+        moves
+            .iter()
+            .map(|&mv| {
+                let child = self.pos.make_move(backend, mv);
+                let nodes = perft(backend, &child, self.depth - 1, true);
+                (self.pos.move_to_uci(mv, self.pos.is_chess960()), nodes)
+            })
+            .collect()
+    }
+}
+
+/// The first legal move, the answer of last resort.
+struct FirstMove<'a> {
+    pos: &'a Position,
+    chess960: bool,
+}
+
+impl BackendTask for FirstMove<'_> {
+    type Output = Option<String>;
+    fn run<B: Backend>(self, backend: B) -> Option<String> {
+        let mut moves = MoveList::new();
+        self.pos.generate_moves(backend, &mut moves);
+        let chess960 = self.chess960 || self.pos.is_chess960();
+        moves
+            .iter()
+            .next()
+            .map(|&mv| self.pos.move_to_uci(mv, chess960))
+    }
+}
+
+// ---- standard input and output ------------------------------------------------------------------
+
+/// Runs the engine on standard input and output until `quit` or the end of input.
+pub fn run_stdio() -> Result<(), StartError> {
+    let out: Output = Arc::new(|line: &str| {
+        let mut stdout = io::stdout().lock();
+        // A closed stdout (the GUI went away) is not worth dying for: the next read ends us.
+        let _ = writeln!(stdout, "{line}");
+        let _ = stdout.flush();
+    });
+    let mut uci = Uci::new(out)?;
+    let mut stdin = io::stdin().lock();
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match stdin.read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buffer);
+                if uci.handle(&line) == Flow::Quit {
+                    return Ok(());
+                }
+            }
+        }
+    }
+    // End of input: finish like `quit`.
+    uci.handle("quit");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An engine whose output lines are collected.
+    fn engine() -> (Uci, Arc<Mutex<Vec<String>>>) {
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&lines);
+        let out: Output = Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string()));
+        (Uci::new(out).unwrap(), lines)
+    }
+
+    /// Sends the lines and returns what the engine answered, searches included.
+    fn talk(uci: &mut Uci, lines: &Arc<Mutex<Vec<String>>>, input: &[&str]) -> Vec<String> {
+        for line in input {
+            assert_eq!(uci.handle(line), Flow::Continue, "{line}");
+        }
+        uci.wait_for_search();
+        std::mem::take(&mut *lines.lock().unwrap())
+    }
+
+    fn bestmove(answer: &[String]) -> &str {
+        let last = answer.last().expect("an answer");
+        last.strip_prefix("bestmove ").expect("bestmove last")
+    }
+
+    #[test]
+    fn handshake_lists_the_options() {
+        let (mut uci, lines) = engine();
+        let answer = talk(&mut uci, &lines, &["uci"]);
+        assert!(answer[0].starts_with("id name qbb-engine"));
+        for option in [
+            "Hash",
+            "Threads",
+            "Backend",
+            "Move Overhead",
+            "UCI_Chess960",
+        ] {
+            assert!(
+                answer
+                    .iter()
+                    .any(|l| l.starts_with(&format!("option name {option} type"))),
+                "{option}"
+            );
+        }
+        assert_eq!(answer.last().unwrap(), "uciok");
+        assert_eq!(talk(&mut uci, &lines, &["isready"]), ["readyok"]);
+    }
+
+    #[test]
+    fn searches_the_position_after_the_moves() {
+        let (mut uci, lines) = engine();
+        // After 1. e4 f6 2. d4 g5, Qh5 mates.
+        let answer = talk(
+            &mut uci,
+            &lines,
+            &["position startpos moves e2e4 f7f6 d2d4 g7g5", "go depth 3"],
+        );
+        assert_eq!(bestmove(&answer), "d1h5");
+        let info = answer
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        for field in [
+            " seldepth ",
+            " score mate 1 ",
+            " nodes ",
+            " nps ",
+            " hashfull ",
+            " time ",
+            " pv d1h5",
+        ] {
+            assert!(info.contains(field), "{field} in {info}");
+        }
+    }
+
+    #[test]
+    fn an_illegal_move_ends_the_move_list() {
+        let (mut uci, lines) = engine();
+        let answer = talk(
+            &mut uci,
+            &lines,
+            &["position startpos moves e2e4 e7e5 e1e3 d7d5"],
+        );
+        assert_eq!(answer.len(), 1);
+        assert!(
+            answer[0].starts_with("info string move 3 `e1e3` refused"),
+            "{answer:?}"
+        );
+        assert_eq!(
+            uci.position.to_fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        );
+        assert_eq!(uci.history.len(), 2);
+    }
+
+    #[test]
+    fn garbage_is_explained_and_survived() {
+        let (mut uci, lines) = engine();
+        let garbage = [
+            "hello",
+            "position",
+            "position fen",
+            "position fen 8/8/8 w - - 0 1",
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "position startpos moves zz9",
+            "go depth",
+            "go depth x",
+            "go movetime -",
+            "go perft",
+            "go perft 99",
+            "setoption",
+            "setoption name",
+            "setoption name Hash value 0",
+            "setoption name Hash value lots",
+            "setoption name Backend value turbo",
+            "setoption name Move Overhead value -5",
+            "setoption name UCI_Chess960 value maybe",
+            "setoption name Colour value blue",
+            "\u{1b}[2J\u{0}\u{7f}",
+            &"x".repeat(10_000),
+        ];
+        let answer = talk(&mut uci, &lines, &garbage);
+        assert!(
+            answer.iter().all(|l| l.starts_with("info string ")),
+            "{answer:?}"
+        );
+        assert!(answer.len() >= garbage.len() - 1, "{answer:?}");
+        assert!(answer.iter().all(|l| l.len() < 300));
+        assert_eq!(uci.position, Position::startpos());
+        assert_eq!(talk(&mut uci, &lines, &["isready"]), ["readyok"]);
+    }
+
+    #[test]
+    fn unknown_words_before_a_command_are_skipped() {
+        let (mut uci, lines) = engine();
+        let answer = talk(&mut uci, &lines, &["joho isready"]);
+        assert_eq!(answer.len(), 2);
+        assert!(answer[0].starts_with("info string skipped unknown `joho`"));
+        assert_eq!(answer[1], "readyok");
+    }
+
+    #[test]
+    fn stop_ends_an_infinite_search_with_a_legal_move() {
+        let (mut uci, lines) = engine();
+        uci.handle("position startpos moves e2e4");
+        uci.handle("go infinite");
+        assert_eq!(uci.handle("isready"), Flow::Continue);
+        // Commands that would change the search are refused while it runs.
+        uci.handle("position startpos");
+        uci.handle("stop");
+        let answer = std::mem::take(&mut *lines.lock().unwrap());
+        assert!(answer.contains(&"readyok".to_string()));
+        assert!(
+            answer
+                .iter()
+                .any(|l| l.contains("`position` ignored: a search is running"))
+        );
+        let mv = bestmove(&answer).split(' ').next().unwrap();
+        let after_e4 = Position::startpos().make_move(
+            qbb::Scalar,
+            Position::startpos()
+                .parse_uci_move(qbb::Scalar, "e2e4")
+                .unwrap(),
+        );
+        assert!(after_e4.parse_uci_move(qbb::Scalar, mv).is_ok(), "{mv}");
+    }
+
+    #[test]
+    fn options_change_the_engine() {
+        let (mut uci, lines) = engine();
+        let answer = talk(
+            &mut uci,
+            &lines,
+            &[
+                "setoption name Hash value 2",
+                "setoption name Move Overhead value 50",
+                "setoption name Backend value scalar",
+                "setoption name UCI_Chess960 value true",
+            ],
+        );
+        assert_eq!(answer, ["info string searching on the scalar backend"]);
+        assert_eq!(uci.lock_searcher().hash_megabytes(), 2);
+        assert_eq!(uci.move_overhead, Duration::from_millis(50));
+        assert_eq!(uci.backend(), BackendKind::Scalar);
+        // Chess960 castling is written king-takes-rook.
+        let answer = talk(
+            &mut uci,
+            &lines,
+            &[
+                "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1h1",
+                "go depth 1",
+            ],
+        );
+        assert!(answer.iter().all(|l| !l.contains("refused")), "{answer:?}");
+        for kind in BackendKind::ALL.into_iter().filter(|k| !k.is_available()) {
+            let answer = talk(
+                &mut uci,
+                &lines,
+                &[&format!("setoption name Backend value {kind}")],
+            );
+            assert!(answer[0].contains("is not available"), "{answer:?}");
+            assert_eq!(uci.backend(), BackendKind::Scalar);
+        }
+    }
+
+    #[test]
+    fn go_perft_divides() {
+        let (mut uci, lines) = engine();
+        let answer = talk(&mut uci, &lines, &["go perft 3"]);
+        assert_eq!(answer.len(), 20 + 2);
+        assert!(answer.contains(&"e2e4: 600".to_string()));
+        assert_eq!(answer.last().unwrap(), "Nodes searched: 8902");
+    }
+
+    #[test]
+    fn go_parameters_parse() {
+        let (limits, notes) = parse_go(&[
+            "wtime",
+            "60000",
+            "btime",
+            "-20",
+            "winc",
+            "500",
+            "binc",
+            "500",
+            "movestogo",
+            "12",
+        ])
+        .unwrap();
+        assert_eq!(limits.time, [Some(60_000), Some(0)]);
+        assert_eq!(limits.increment, [500, 500]);
+        assert_eq!(limits.movestogo, Some(12));
+        assert!(notes.is_empty());
+        let (limits, notes) =
+            parse_go(&["searchmoves", "e2e4", "d2d4", "depth", "7", "whatever"]).unwrap();
+        assert_eq!(limits.depth, Some(7));
+        assert_eq!(notes.len(), 2);
+        assert_eq!(parse_go(&["mate", "2"]).unwrap().0.depth, Some(3));
+        assert!(parse_go(&["nodes", "1e6"]).is_err());
+        assert!(parse_go(&["movetime"]).is_err());
+    }
+
+    #[test]
+    fn quit_stops_a_running_search() {
+        let (mut uci, lines) = engine();
+        uci.handle("go infinite");
+        assert_eq!(uci.handle("quit"), Flow::Quit);
+        assert!(uci.running.is_none());
+        assert!(
+            lines
+                .lock()
+                .unwrap()
+                .last()
+                .unwrap()
+                .starts_with("bestmove ")
+        );
+    }
+}
