@@ -28,6 +28,7 @@ pub fn evaluate<B: Backend>(backend: B, pos: &Position) -> Score {
     balance(backend, pos.quad()) + TEMPO
 }
 
+// ANCHOR: balance
 /// The material and positional balance of a relative quad (plane 0 = the side to move's pieces),
 /// without the tempo bonus: `balance(flip(q)) == -balance(q)` exactly.
 #[inline]
@@ -40,6 +41,7 @@ pub fn balance<B: Backend>(backend: B, quad: &Quad) -> Score {
     let opponent = SideTerms::of(backend, &theirs, phase);
     taper(ours.mg - opponent.mg, ours.eg - opponent.eg, phase) + ours.tapered - opponent.tapered
 }
+// ANCHOR_END: balance
 
 /// The game phase: 24 with all pieces on the board, 0 with kings and pawns only.
 pub const MAX_PHASE: i32 = 24;

@@ -135,6 +135,7 @@ impl<const QUEEN_ONLY: bool> Sink for Lister<'_, QUEEN_ONLY> {
     }
 }
 
+// ANCHOR: relative_sets
 /// The piece sets of one position, relative: "us" = the side to move.
 struct Board {
     us: u64,
@@ -165,6 +166,7 @@ impl Board {
             kings: s.kings,
         }
     }
+    // ANCHOR_END: relative_sets
 
     /// Is `sq` attacked by the opponent, with `occupied` blocking the rays?
     #[inline(always)]

@@ -15,6 +15,7 @@ use qbb::Backend;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
+// ANCHOR: perft
 /// Leaf nodes of the legal move tree of `pos` to `depth` plies.
 #[inline(always)]
 pub fn perft<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> u64 {
@@ -44,6 +45,7 @@ fn perft_node<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> u64 {
         .map(|&mv| perft(b, &pos.make_move(b, mv), depth - 1, bulk))
         .sum()
 }
+// ANCHOR_END: perft
 
 /// Perft per root move ("divide"), in generation order.
 pub fn divide<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {

@@ -248,7 +248,9 @@ impl Position {
                 }
             }
         }
+        // ANCHOR: xor_and_flip
         let quad = b.flip(&(self.quad ^ b.move_delta(&aspects)));
+        // ANCHOR_END: xor_and_flip
 
         // Castling rights: lost when the king moves, when a castling rook leaves its square, and
         // when the opponent's castling rook is captured on its square.
