@@ -25,6 +25,19 @@ OUT = BOOK / "src" / "generated"
 # The backends in the order the book presents them (scalar first: the reference).
 BACKENDS = ["scalar", "swar", "sse2", "avx2", "avx512", "portable"]
 
+# The probe modules whose machine code the book shows, with their column titles. The portable
+# backend appears twice: compiled for the x86-64 baseline, and inside the AVX2 region in which it
+# runs on an AVX2 machine.
+PROBES = [
+    ("scalar", "scalar"),
+    ("swar", "swar"),
+    ("sse2", "sse2"),
+    ("avx2", "avx2"),
+    ("avx512", "avx512"),
+    ("portable", "portable (baseline)"),
+    ("portable_avx2", "portable (AVX2)"),
+]
+
 # One group per anchor: the anchor name used in every backend's source, the catalogue row, and the
 # probe functions (= Backend methods) it covers. Routine ids are the probe names with '-' for '_'.
 GROUPS = [
@@ -153,6 +166,22 @@ CALL = re.compile(r"^\s+(?:call|jmp)\s+(?!qword|\.L)(.+?)\s*$")
 NOT_EXPANDED = ("panicking", "fmt::", "unwrap_failed", "expect_failed", "slice_index", "alloc::")
 
 
+def without_generic_args(text):
+    """Drops `::<...>` generic argument lists (the nightly toolchain's symbols spell them out)."""
+    out, depth, i = [], 0, 0
+    while i < len(text):
+        if depth == 0 and text.startswith("::<", i):
+            depth, i = 1, i + 3
+            continue
+        if depth > 0:
+            depth += {"<": 1, ">": -1}.get(text[i], 0)
+            i += 1
+            continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
 def clean_name(name):
     """Drops the crate disambiguators and symbol hashes that --full-name keeps."""
     name = re.sub(r"\[[0-9a-f]{16}\]", "", name)
@@ -198,7 +227,7 @@ def tidy(lines):
 
 def clean_name_in(text):
     text = re.sub(r"\[[0-9a-f]{16}\]", "", text)
-    return re.sub(r"::h[0-9a-f]{16}", "", text)
+    return without_generic_args(re.sub(r"::h[0-9a-f]{16}", "", text))
 
 
 def callees(lines, functions):
@@ -214,7 +243,7 @@ def listing_of(probe_name, functions):
     """The probe's lines and those of the functions it calls (two levels), and the counts."""
     own = functions[probe_name]
     count = sum(1 for line in own if is_instruction(line))
-    blocks = [(clean_name(probe_name), tidy(own))]
+    blocks = [(without_generic_args(clean_name(probe_name)), tidy(own))]
     extra = 0
     seen = {probe_name}
     frontier = [probe_name]
@@ -228,9 +257,29 @@ def listing_of(probe_name, functions):
                 nxt.append(callee)
                 body = functions[callee]
                 extra += sum(1 for line in body if is_instruction(line))
-                blocks.append((clean_name(callee), tidy(body)))
+                blocks.append((without_generic_args(clean_name(callee)), tidy(body)))
         frontier = nxt
     return count, extra, blocks
+
+
+def probe_backend(module):
+    """The backend whose routines a probe module compiles."""
+    return module.split("_")[0]
+
+
+def listing_block(title, count, extra, blocks, inherited):
+    summary = f"{title}, {count} instructions"
+    if extra:
+        summary += f" + {extra} in the functions it calls"
+    if inherited:
+        summary += " (inherited)"
+    body = "\n\n".join(f"{n}:\n" + "\n".join(lines) for n, lines in blocks)
+    return f"<details>\n<summary>{summary}</summary>\n\n```x86asm\n{body}\n```\n\n</details>\n\n"
+
+
+def find_function(functions, name):
+    matches = [f for f in functions if clean_name(f) == name]
+    return matches[0] if matches else None
 
 
 def asm(listings, support_json):
@@ -240,47 +289,40 @@ def asm(listings, support_json):
     support = load_support(support_json) if support_json else {}
     out = OUT / "asm"
     summary = {}
+    header = "| routine | " + " | ".join(title for _, title in PROBES) + " |\n"
+    header += "| --- |" + " ---: |" * len(PROBES) + "\n"
     for anchor, _row, probes in GROUPS:
-        table = "| routine | " + " | ".join(BACKENDS) + " |\n"
-        table += "| --- |" + " ---: |" * len(BACKENDS) + "\n"
+        table = header
         details = ""
         for probe in probes:
             cells = []
-            for backend in BACKENDS:
-                name = f"qbb::probes::{backend}::{probe}"
-                matches = [f for f in functions if clean_name(f) == name]
-                if not matches:
+            for module, title in PROBES:
+                name = find_function(functions, f"qbb::probes::{module}::{probe}")
+                if name is None:
                     cells.append("not built")
                     continue
-                count, extra, blocks = listing_of(matches[0], functions)
-                summary.setdefault(backend, {})[probe] = {"instructions": count, "in_callees": extra}
-                state = (support.get(backend) or {}).get(routine_id(probe), "native")
-                mark = "" if state == "native" else " (inherited)"
-                cell = f"{count}" + (f" + {extra}" if extra else "") + mark
-                cells.append(cell)
-                summary_line = f"{backend}: <code>{probe}</code>, {count} instructions"
-                if extra:
-                    summary_line += f" + {extra} in the functions it calls"
-                if mark:
-                    summary_line += " (inherited)"
-                body = "\n\n".join(f"{n}:\n" + "\n".join(lines) for n, lines in blocks)
-                details += (
-                    f"<details>\n<summary>{summary_line}</summary>\n\n"
-                    f"```x86asm\n{body}\n```\n\n</details>\n\n"
+                count, extra, blocks = listing_of(name, functions)
+                summary.setdefault(module, {})[probe] = {"instructions": count, "in_callees": extra}
+                state = (support.get(probe_backend(module)) or {}).get(routine_id(probe), "native")
+                inherited = state != "native"
+                cells.append(
+                    f"{count}" + (f" + {extra}" if extra else "") + (" (inherited)" if inherited else "")
+                )
+                details += listing_block(
+                    f"{title}: <code>{probe}</code>", count, extra, blocks, inherited
                 )
             table += f"| `{probe}` | " + " | ".join(cells) + " |\n"
         text = HEADER.format(source="`cargo asm` on the asm-probes of crate qbb")
         text += table + "\n" + details
         write(out / f"{anchor}.md", text)
     write(out / "counts.json", json.dumps(summary, indent=1, sort_keys=True) + "\n")
-    overview = HEADER.format(source="`cargo asm` on the asm-probes of crate qbb")
-    overview += "| routine | " + " | ".join(BACKENDS) + " |\n"
-    overview += "| --- |" + " ---: |" * len(BACKENDS) + "\n"
+
+    overview = HEADER.format(source="`cargo asm` on the asm-probes of crate qbb") + header
     for _anchor, _row, probes in GROUPS:
         for probe in probes:
             cells = []
-            for backend in BACKENDS:
-                entry = summary.get(backend, {}).get(probe)
+            for module, _title in PROBES:
+                entry = summary.get(module, {}).get(probe)
                 if entry is None:
                     cells.append("not built")
                 else:
@@ -288,6 +330,18 @@ def asm(listings, support_json):
                     cells.append(f"{n}" + (f" + {extra}" if extra else ""))
             overview += f"| `{probe}` | " + " | ".join(cells) + " |\n"
     write(out / "overview.md", overview)
+
+    # The inlining wall: the same AVX2 routines called from code compiled without AVX2.
+    wall = HEADER.format(source="`cargo asm` on the asm-probes of crate qbb")
+    for routine in ("piece_sets", "flip"):
+        for module, title in (("avx2", "inside the AVX2 region"), ("wall", "across the wall")):
+            probe = routine if module == "avx2" else f"avx2_{routine}"
+            name = find_function(functions, f"qbb::probes::{module}::{probe}")
+            if name is None:
+                raise SystemExit(f"generate: no probe qbb::probes::{module}::{probe}")
+            count, extra, blocks = listing_of(name, functions)
+            wall += listing_block(f"<code>{routine}</code> {title}", count, extra, blocks, False)
+    write(out / "wall.md", wall)
 
 
 def main(argv):

@@ -78,3 +78,31 @@ probe_module!(
 );
 #[cfg(feature = "portable-simd")]
 probe_module!(portable, crate::Portable,);
+// The portable backend runs its jobs at the CPU's width (`Portable::width`); this copy shows what
+// its `std::simd` code becomes inside the AVX2 region, next to the baseline copy above.
+#[cfg(all(feature = "portable-simd", target_arch = "x86_64"))]
+probe_module!(
+    portable_avx2,
+    crate::Portable,
+    "avx2,bmi1,bmi2,lzcnt,popcnt"
+);
+
+/// The inlining wall (DESIGN.md section 4): AVX2 routines called from functions compiled *without*
+/// the AVX2 features. A `#[target_feature]` function cannot be inlined into such a caller, so these
+/// listings show a call where the `avx2` probes show the routine's body.
+#[cfg(target_arch = "x86_64")]
+pub mod wall {
+    use super::*;
+
+    /// `piece_sets` across the feature boundary.
+    #[inline(never)]
+    pub fn avx2_piece_sets(backend: crate::Avx2, q: &Quad) -> PieceSets {
+        backend.piece_sets(q)
+    }
+
+    /// `flip` across the feature boundary.
+    #[inline(never)]
+    pub fn avx2_flip(backend: crate::Avx2, q: &Quad) -> Quad {
+        backend.flip(q)
+    }
+}
