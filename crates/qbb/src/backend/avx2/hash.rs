@@ -1,10 +1,10 @@
 //! Hashing a quad from scratch: Manino's multiplicative hash four planes at a time, and Zobrist
-//! with table gathers.
+//! one table load per piece.
 
 use std::arch::x86_64::*;
 
 use super::lanes::{from_u64s, load, xor_lanes};
-use super::mailbox::to_mailbox;
+use super::sets::hex_sets;
 use crate::hash::{MANINO_A, MANINO_B, MANINO_C, ZOBRIST};
 use crate::quad::Quad;
 
@@ -33,33 +33,26 @@ pub(super) fn hash_manino(quad: &Quad, state: u64) -> u64 {
     state.wrapping_mul(MANINO_C) ^ xor_lanes(_mm256_xor_si256(low, high))
 }
 
-/// Zobrist by gathers: the mailbox gives each square's code, `code * 64 + square` indexes
-/// `ZOBRIST` (empty squares read the all-zero row), and `vpgatherdq` fetches four keys per
-/// instruction: 16 gathers, no branches, whatever the number of pieces.
+/// Zobrist bit-serially over the 16 hex sets: the vector `hex_sets` splits the board by code,
+/// then BMI1's `tzcnt` names a square of a set and `blsr` clears it, so there is one table load
+/// per non-empty square and nothing for the empty ones (code 0 is skipped).
+///
+/// A branch-free version with `vpgatherdq` (the mailbox's codes as indices `code * 64 + square`,
+/// 16 gathers of 4 keys) took 38 ns per position against 17 ns for this loop on 256 suite
+/// positions on an AMD EPYC (Zen 3), and was only ahead on random quads, where about 60 squares
+/// are non-empty (38 ns against 44 ns): gathers cost about as much as the loads they replace.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(super) fn hash_zobrist(quad: &Quad) -> u64 {
-    let mailbox = to_mailbox(quad);
-    let table = ZOBRIST.as_ptr().cast::<i64>();
-    let mut keys = _mm256_setzero_si256();
-    for (group, codes) in mailbox.0.chunks_exact(8).enumerate() {
-        let codes = u64::from_le_bytes(codes.try_into().expect("chunks of 8"));
-        let squares = _mm256_add_epi32(
-            _mm256_set1_epi32(8 * group as i32),
-            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-        );
-        let codes = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(codes as i64));
-        let index = _mm256_add_epi32(_mm256_slli_epi32::<6>(codes), squares);
-        // SAFETY: every index is code * 64 + square with code < 16 and square < 64, inside the
-        // 16 x 64 keys of `ZOBRIST`.
-        let (first, second) = unsafe {
-            (
-                _mm256_i32gather_epi64::<8>(table, _mm256_castsi256_si128(index)),
-                _mm256_i32gather_epi64::<8>(table, _mm256_extracti128_si256::<1>(index)),
-            )
-        };
-        keys = _mm256_xor_si256(keys, _mm256_xor_si256(first, second));
+    let hex = hex_sets(quad);
+    let mut key = 0;
+    for code in 1..16 {
+        let (keys, mut squares) = (&ZOBRIST[code], hex.0[code]);
+        while squares != 0 {
+            key ^= keys[squares.trailing_zeros() as usize & 63];
+            squares &= squares - 1;
+        }
     }
-    xor_lanes(keys)
+    key
 }
 // ANCHOR_END: hash
