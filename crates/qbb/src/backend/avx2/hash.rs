@@ -46,8 +46,8 @@ pub(super) fn hash_manino(quad: &Quad, state: u64) -> u64 {
 pub(super) fn hash_zobrist(quad: &Quad) -> u64 {
     let hex = hex_sets(quad);
     let mut key = 0;
-    for code in 1..16 {
-        let (keys, mut squares) = (&ZOBRIST[code], hex.0[code]);
+    for (keys, &set) in ZOBRIST[1..].iter().zip(&hex.0[1..]) {
+        let mut squares = set;
         while squares != 0 {
             key ^= keys[squares.trailing_zeros() as usize & 63];
             squares &= squares - 1;

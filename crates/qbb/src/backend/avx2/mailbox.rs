@@ -43,6 +43,10 @@ const fn spread(i: u8) -> [u8; 32] {
 /// outputs need. Then, per output and plane, `vpshufb` copies each plane byte to its eight squares,
 /// `vpand` + `vpcmpeqb` against the file bits turn each square's bit into a 0x00 / 0xFF byte, and
 /// the plane's bit value is kept from it.
+///
+/// The BMI2 alternative, `pdep` of each plane's 16-bit slices into nibble lanes (16 `pdep`) and
+/// then nibbles to bytes, took 6.0 ns against 4.3 ns for this (AMD EPYC, Zen 3; a quick timing
+/// loop over 256 suite positions).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(super) fn mailbox_halves(quad: &Quad) -> [__m256i; 2] {

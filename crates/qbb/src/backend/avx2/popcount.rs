@@ -32,6 +32,10 @@ fn lane_counts(v: __m256i) -> __m256i {
 /// multiplies each count by its signed weight and adds the zero words around it in one step;
 /// a horizontal add of the eight 32-bit products finishes. The sum fits in an i32:
 /// at most 8 x 64 x 32768.
+///
+/// On Zen 3, which runs four POPCNTs per cycle, eight scalar POPCNT + IMUL were a little faster
+/// (2.0 ns against 2.6 ns per call in a quick timing loop on an AMD EPYC); the lookup pays off
+/// where POPCNT is slower and as the registers widen.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(super) fn weighted_popcount(sets: &[u64; 8], weights: &[i16; 8]) -> i32 {
