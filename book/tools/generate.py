@@ -344,6 +344,180 @@ def asm(listings, support_json):
     write(out / "wall.md", wall)
 
 
+# ---- results: the measured tables of one machine ------------------------------------------------
+
+
+def format_ns(ns):
+    """Three significant digits or so, as the lab's own tables print them."""
+    if ns < 1:
+        return f"{ns:.3f}"
+    if ns < 10:
+        return f"{ns:.2f}"
+    if ns < 100:
+        return f"{ns:.1f}"
+    return f"{ns:.0f}"
+
+
+def format_ratio(r):
+    if r < 1:
+        return f"{r:.2f}"
+    if r < 10:
+        return f"{r:.1f}"
+    return f"{r:.0f}"
+
+
+def not_measured(backend, report):
+    """Why a backend has no row in the report, in the report's own terms."""
+    machine = report["machine"]
+    needs = {
+        "sse2": ["sse2", "ssse3", "sse4.1", "sse4.2", "popcnt"],
+        "avx2": ["avx2", "bmi1", "bmi2", "lzcnt", "popcnt"],
+        "avx512": ["avx512f", "avx512bw", "avx512vl", "avx512vbmi", "avx512vbmi2", "gfni",
+                   "avx512vpopcntdq", "avx512bitalg"],
+    }.get(backend, [])
+    missing = [f for f in needs if f in machine.get("missing_features", [])]
+    if missing:
+        return f"not measured: this CPU lacks {', '.join(missing)}"
+    if backend == "portable":
+        return "not measured: the report's lab was built without the `portable-simd` feature"
+    return "not measured in this report"
+
+
+def benchmark_table(rows, report):
+    """One benchmark, every backend: median, spread, speed-up over scalar, whose code ran."""
+    by_backend = {r["backend"]: r for r in rows}
+    measured = [r for r in rows if r["ns_per_op"] == r["ns_per_op"]]  # drops NaN
+    best = min(measured, key=lambda r: r["ns_per_op"])["backend"] if len(measured) > 1 else None
+    text = "| backend | ns per call (median) | fastest – slowest sample | speed-up over scalar | code |\n"
+    text += "| --- | ---: | ---: | ---: | --- |\n"
+    for backend in BACKENDS:
+        r = by_backend.get(backend)
+        if r is None:
+            text += f"| {backend} | | | | {not_measured(backend, report)} |\n"
+            continue
+        median = format_ns(r["ns_per_op"])
+        if backend == best:
+            median = f"**{median}**"
+        spread = f"{format_ns(r['ns_min'])} – {format_ns(r['ns_max'])}"
+        speedup = r.get("speedup_vs_scalar")
+        speedup = "1 (reference)" if backend == "scalar" else (
+            f"{format_ratio(speedup)}×" if speedup else ""
+        )
+        support = r["support"].replace("inherited: from ", "inherited from ")
+        text += f"| {backend} | {median} | {spread} | {speedup} | {support} |\n"
+    return text
+
+
+def machine_line(report):
+    m = report["machine"]
+    return (
+        f"Measured on {m['cpu']} ({m['cpu_details']}), {m['os']}; {m['rustc']}, {m['flags']}; "
+        f"{m['date']}, load average {m['load']} at the start; by `{report['source']}` over "
+        f"{report['corpus']}."
+    )
+
+
+def results(report_dir):
+    report_dir = Path(report_dir)
+    report = json.loads((report_dir / "results.json").read_text())
+    rows = report["results"]
+    machine_id = report["machine"]["id"]
+    source = f"reports/{machine_id}/results.json"
+    out = OUT / "results"
+    by_bench = {}
+    for r in rows:
+        by_bench.setdefault(r["benchmark"], []).append(r)
+
+    for anchor, _row, probes in GROUPS:
+        text = HEADER.format(source=f"`{source}`")
+        for probe in probes:
+            for bench in (routine_id(probe), routine_id(probe) + "-latency"):
+                if bench not in by_bench:
+                    if bench == routine_id(probe):
+                        raise SystemExit(f"generate: {source} has no benchmark {bench}")
+                    continue
+                kind = "latency" if bench.endswith("-latency") else "throughput"
+                text += f"**`{bench}`** ({kind}, nanoseconds per call):\n\n"
+                text += benchmark_table(by_bench[bench], report) + "\n"
+        text += machine_line(report) + "\n"
+        write(out / f"{anchor}.md", text)
+
+    # The conversions between representations, for the chapter that compares them.
+    conversions = [
+        ("quad → mailbox", "to-mailbox"), ("mailbox → quad", "from-mailbox"),
+        ("quad → nibble board", "to-nibble-board"), ("nibble board → quad", "from-nibble-board"),
+        ("quad → classical", "to-classical"), ("classical → quad", "from-classical"),
+        ("quad → dense", "to-dense"), ("dense → quad", "from-dense"),
+        ("quad → 16 hex sets", "hex-sets"), ("quad → piece sets", "piece-sets"),
+    ]
+    text = HEADER.format(source=f"`{source}`")
+    text += "| conversion | scalar (ns) | fastest backend | its time (ns) | speed-up |\n"
+    text += "| --- | ---: | --- | ---: | ---: |\n"
+    for title, bench in conversions:
+        bench_rows = by_bench[bench]
+        scalar = next(r for r in bench_rows if r["backend"] == "scalar")
+        best = min(bench_rows, key=lambda r: r["ns_per_op"])
+        text += (
+            f"| {title} | {format_ns(scalar['ns_per_op'])} | {best['backend']} | "
+            f"{format_ns(best['ns_per_op'])} | {format_ratio(scalar['ns_per_op'] / best['ns_per_op'])}× |\n"
+        )
+    text += "\n" + machine_line(report) + "\n"
+    write(out / "conversions.md", text)
+
+    # Every benchmark on every backend: the speed-up over scalar, the fastest in bold.
+    text = HEADER.format(source=f"`{source}`")
+    measured_backends = [b for b in BACKENDS if any(r["backend"] == b for r in rows)]
+    text += "| benchmark | scalar (ns) | " + " | ".join(measured_backends[1:]) + " |\n"
+    text += "| --- | ---: |" + " ---: |" * (len(measured_backends) - 1) + "\n"
+    for bench, bench_rows in by_bench.items():
+        by_backend = {r["backend"]: r for r in bench_rows}
+        best = min(bench_rows, key=lambda r: r["ns_per_op"])["backend"]
+        cells = []
+        for backend in measured_backends[1:]:
+            r = by_backend.get(backend)
+            if r is None:
+                cells.append("")
+                continue
+            cell = f"{format_ratio(r['speedup_vs_scalar'])}×" if r.get("speedup_vs_scalar") else ""
+            if r["support"].startswith("inherited"):
+                cell += " †"
+            cells.append(f"**{cell}**" if backend == best else cell)
+        scalar = by_backend.get("scalar")
+        scalar_ns = format_ns(scalar["ns_per_op"]) if scalar else ""
+        text += f"| `{bench}` | {scalar_ns} | " + " | ".join(cells) + " |\n"
+    text += (
+        "\nSpeed-up over the scalar reference (scalar's median divided by the backend's); the "
+        "fastest backend of each row in bold; † marks a backend that runs another tier's code for "
+        "that routine.\n\n" + machine_line(report) + "\n"
+    )
+    write(out / "overview.md", text)
+
+    # The machine, for the results page.
+    m = report["machine"]
+    text = HEADER.format(source=f"`{source}`")
+    text += "| | |\n| --- | --- |\n"
+    for key, value in [
+        ("CPU", m["cpu"]), ("details", m["cpu_details"]), ("report folder", f"`reports/{m['id']}`"),
+        ("features the backends use", ", ".join(m["features"]) or "none"),
+        ("features it lacks", ", ".join(m["missing_features"]) or "none"),
+        ("compiler", m["rustc"]), ("build", m["flags"]), ("system", m["os"]),
+        ("load average at the start", m["load"]), ("date (UTC)", m["date"]),
+        ("command", f"`{report['source']}`"), ("inputs", report["corpus"]),
+        ("unit", report["unit"]),
+    ]:
+        text += f"| {key} | {value} |\n"
+    write(out / "machine.md", text)
+
+    # The charts, as the lab drew them.
+    charts = OUT / "charts"
+    charts.mkdir(parents=True, exist_ok=True)
+    for svg in sorted((report_dir / "charts").glob("*.svg")):
+        shutil.copy(svg, charts / svg.name)
+    overview = report_dir / "overview.svg"
+    if overview.exists():
+        shutil.copy(overview, charts / "overview.svg")
+
+
 def main(argv):
     if len(argv) < 2:
         raise SystemExit(__doc__)
@@ -353,6 +527,8 @@ def main(argv):
     elif command == "asm":
         support_json = args[0]
         asm(args[1:], support_json)
+    elif command == "results":
+        results(args[0])
     else:
         raise SystemExit(f"generate: unknown command {command}\n{__doc__}")
 
