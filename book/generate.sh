@@ -28,9 +28,10 @@ picture() {
     local name=$1
     shift
     mkdir -p "$out/pictures"
+    # The command as a reader would type it; a FEN goes on a continuation line of its own.
     local shown="\$ qbb show --backend scalar" arg
     for arg in "$@"; do
-        if [[ "$arg" == *" "* ]]; then shown+=" '$arg'"; else shown+=" $arg"; fi
+        if [[ "$arg" == *" "* ]]; then shown+=" \\"$'\n'"    '$arg'"; else shown+=" $arg"; fi
     done
     {
         echo "$shown"
