@@ -78,13 +78,19 @@ probe_module!(
 );
 #[cfg(feature = "portable-simd")]
 probe_module!(portable, crate::Portable,);
-// The portable backend runs its jobs at the CPU's width (`Portable::width`); this copy shows what
-// its `std::simd` code becomes inside the AVX2 region, next to the baseline copy above.
+// The portable backend runs its jobs at the CPU's width (`Portable::width`); these copies show what
+// its `std::simd` code becomes inside the AVX2 and AVX-512 regions, next to the baseline copy above.
 #[cfg(all(feature = "portable-simd", target_arch = "x86_64"))]
 probe_module!(
     portable_avx2,
     crate::Portable,
     "avx2,bmi1,bmi2,lzcnt,popcnt"
+);
+#[cfg(all(feature = "portable-simd", target_arch = "x86_64"))]
+probe_module!(
+    portable_avx512,
+    crate::Portable,
+    "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni,avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt"
 );
 
 /// The inlining wall (DESIGN.md section 4): AVX2 routines called from functions compiled *without*

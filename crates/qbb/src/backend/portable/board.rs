@@ -22,19 +22,19 @@ pub fn piece_at(quad: &Quad, sq: Square) -> u8 {
 }
 // ANCHOR_END: piece_at
 
-/// The code's four bits as a lane mask: lane `p` is set when bit `p` of `code` is.
+/// The code's four bits, one per lane: lane `p` holds bit `p` of `code` in its lowest bit.
 #[inline(always)]
-fn code_lanes(code: u8) -> mask64x4 {
-    mask64x4::from_bitmask(u64::from(code & 15))
+fn code_bits(code: u8) -> u64x4 {
+    const PLANE: u64x4 = u64x4::from_array([0, 1, 2, 3]);
+    (u64x4::splat(u64::from(code)) >> PLANE) & u64x4::splat(1)
 }
 
 // ANCHOR: set_piece
-/// The square's bit goes into the planes whose code bit is set and out of the others: one select.
+/// Clear the square in all four planes, then shift the code's bits, one per plane, onto it.
 #[inline]
 pub fn set_piece(q: &mut Quad, sq: Square, code: u8) {
-    let planes = lanes(q);
-    let bit = u64x4::splat(sq.bit());
-    *q = quad(code_lanes(code).select(planes | bit, planes & !bit));
+    let cleared = lanes(q) & u64x4::splat(!sq.bit());
+    *q = quad(cleared | code_bits(code) << u64x4::splat(sq.index() as u64));
 }
 // ANCHOR_END: set_piece
 
@@ -42,10 +42,10 @@ pub fn set_piece(q: &mut Quad, sq: Square, code: u8) {
 /// The quad whose only nibble is `code` on `sq` (all zero for code 0).
 #[inline(always)]
 fn aspect(sq: Square, code: u8) -> u64x4 {
-    code_lanes(code).select(u64x4::splat(sq.bit()), u64x4::splat(0))
+    code_bits(code) << u64x4::splat(sq.index() as u64)
 }
 
-/// The xor of the move's aspects, each a select of the square's bit into the planes of its code;
+/// The xor of the move's aspects, each the code's bits shifted onto its square;
 /// a missing capture has code 0 and contributes nothing, so only castling needs a branch.
 #[inline]
 pub fn move_delta(m: &MoveAspects) -> Quad {

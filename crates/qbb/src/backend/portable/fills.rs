@@ -59,47 +59,42 @@ const fn wrap_masks(dirs: [Direction; 4]) -> [u64; 4] {
 }
 
 // ANCHOR: kogge_stone
-/// A group of four directions spread over `N` lanes: which way it shifts, the step of each lane
-/// and the squares a step may land on.
-struct Rays<const N: usize> {
-    toward_h8: bool,
-    step: Simd<u64, N>,
-    wrap: Simd<u64, N>,
-}
+/// A group of four directions spread over `N` lanes, shifting toward h8 or toward a1. The steps
+/// and wrap masks are associated constants, so that they reach the shifts as immediates.
+struct Rays<const N: usize, const TOWARD_H8: bool>;
 
-impl<const N: usize> Rays<N> {
-    const UP: Rays<N> = Rays {
-        toward_h8: true,
-        step: direction_lanes(steps(UP)),
-        wrap: direction_lanes(wrap_masks(UP)),
-    };
-    const DOWN: Rays<N> = Rays {
-        toward_h8: false,
-        step: direction_lanes(steps(DOWN)),
-        wrap: direction_lanes(wrap_masks(DOWN)),
-    };
+/// North, north-east, east, north-west.
+type Up<const N: usize> = Rays<N, true>;
+/// South, south-west, west, south-east: lane for lane the opposites of [`Up`].
+type Down<const N: usize> = Rays<N, false>;
+
+impl<const N: usize, const TOWARD_H8: bool> Rays<N, TOWARD_H8> {
+    const DIRECTIONS: [Direction; 4] = if TOWARD_H8 { UP } else { DOWN };
+    const STEP: Simd<u64, N> = direction_lanes(steps(Self::DIRECTIONS));
+    const WRAP: Simd<u64, N> = direction_lanes(wrap_masks(Self::DIRECTIONS));
 
     #[inline(always)]
-    fn shift(&self, bb: Simd<u64, N>, by: Simd<u64, N>) -> Simd<u64, N> {
-        if self.toward_h8 { bb << by } else { bb >> by }
+    fn shift(bb: Simd<u64, N>, by: Simd<u64, N>) -> Simd<u64, N> {
+        if TOWARD_H8 { bb << by } else { bb >> by }
     }
 
     /// The occluded fill of every lane: three doubling steps, as the scalar `occluded_fill`,
     /// each lane in its own direction.
     #[inline(always)]
-    fn occluded_fill(&self, mut fill: Simd<u64, N>, empty: Simd<u64, N>) -> Simd<u64, N> {
-        let mut pro = empty & self.wrap;
-        fill |= pro & self.shift(fill, self.step);
-        pro &= self.shift(pro, self.step);
-        fill |= pro & self.shift(fill, self.step + self.step);
-        pro &= self.shift(pro, self.step + self.step);
-        fill | (pro & self.shift(fill, self.step << 2))
+    fn occluded_fill(mut fill: Simd<u64, N>, empty: Simd<u64, N>) -> Simd<u64, N> {
+        let step = Self::STEP;
+        let mut pro = empty & Self::WRAP;
+        fill |= pro & Self::shift(fill, step);
+        pro &= Self::shift(pro, step);
+        fill |= pro & Self::shift(fill, step * Simd::splat(2));
+        pro &= Self::shift(pro, step * Simd::splat(2));
+        fill | (pro & Self::shift(fill, step * Simd::splat(4)))
     }
 
     /// Ray attacks: the occluded fill one step further, so that it includes the blocker.
     #[inline(always)]
-    fn attacks(&self, sliders: Simd<u64, N>, empty: Simd<u64, N>) -> Simd<u64, N> {
-        self.shift(self.occluded_fill(sliders, empty), self.step) & self.wrap
+    fn attacks(sliders: Simd<u64, N>, empty: Simd<u64, N>) -> Simd<u64, N> {
+        Self::shift(Self::occluded_fill(sliders, empty), Self::STEP) & Self::WRAP
     }
 }
 // ANCHOR_END: kogge_stone
@@ -112,8 +107,8 @@ pub fn occluded_fills(generators: &Quad, empty: u64) -> [Quad; 8] {
     let planes = u64x4::from_array(generators.bb);
     let repeated = simd_swizzle!(planes, [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]);
     let empty = u64x16::splat(empty);
-    let up = Rays::UP.occluded_fill(repeated, empty);
-    let down = Rays::DOWN.occluded_fill(repeated, empty);
+    let up = Up::occluded_fill(repeated, empty);
+    let down = Down::occluded_fill(repeated, empty);
     [
         quad(up.extract::<0, 4>()),    // north
         quad(up.extract::<4, 4>()),    // north-east
@@ -134,7 +129,7 @@ pub fn occluded_fills(generators: &Quad, empty: u64) -> [Quad; 8] {
 pub fn slider_attacks(orth: u64, diag: u64, empty: u64) -> u64 {
     let sliders = u64x4::from_array([orth, diag, orth, diag]);
     let empty = u64x4::splat(empty);
-    (Rays::UP.attacks(sliders, empty) | Rays::DOWN.attacks(sliders, empty)).reduce_or()
+    (Up::attacks(sliders, empty) | Down::attacks(sliders, empty)).reduce_or()
 }
 // ANCHOR_END: slider_attacks
 
@@ -171,8 +166,8 @@ pub fn checks_and_pins(p: &SliderPosition) -> [KingSafety; 2] {
         wk, bk, bd, wd, // north-west / south-east
     ]);
     let empty = u64x16::splat(!p.occupied());
-    let up = Rays::UP.attacks(sets, empty);
-    let down = Rays::DOWN.attacks(sets, empty);
+    let up = Up::attacks(sets, empty);
+    let down = Down::attacks(sets, empty);
     // Per direction: [white king up, black king up, white king down, black king down] ...
     #[rustfmt::skip]
     let kings = simd_swizzle!(up, down, [

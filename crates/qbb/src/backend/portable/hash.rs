@@ -20,21 +20,23 @@ pub fn hash_manino(q: &Quad, state: u64) -> u64 {
     ((low * A) ^ (high * B)).reduce_xor() ^ state.wrapping_mul(MANINO_C)
 }
 
-/// Zobrist: the mailbox gives each square's code, `code * 64 + square` indexes the flattened key
-/// table, and eight keys at a time are gathered and folded by xor.
+/// Zobrist: the mailbox gives every square's code at once, `code * 64 + square` indexes the
+/// flattened key table, and one 64-lane gather fetches the keys (empty squares fetch the zero
+/// row), folded by xor. The index is below 1024 by construction, so the gather's bounds check
+/// folds away.
 #[inline]
 pub fn hash_zobrist(q: &Quad) -> u64 {
-    const FIRST_EIGHT: usizex8 = usizex8::from_array([0, 1, 2, 3, 4, 5, 6, 7]);
-    let keys = ZOBRIST.as_flattened();
-    let codes = mailbox_lanes(q).to_array();
-    let folded = codes
-        .chunks_exact(8)
-        .enumerate()
-        .fold(u64x8::splat(0), |acc, (row, eight)| {
-            let code = u8x8::from_slice(eight).cast::<usize>() & usizex8::splat(15);
-            let square = FIRST_EIGHT + usizex8::splat(8 * row);
-            acc ^ u64x8::gather_or_default(keys, (code << 6) | square)
-        });
-    folded.reduce_xor()
+    const SQUARES: Simd<usize, 64> = {
+        let mut lanes = [0; 64];
+        let mut s = 0;
+        while s < 64 {
+            lanes[s] = s;
+            s += 1;
+        }
+        Simd::from_array(lanes)
+    };
+    let codes = (mailbox_lanes(q) & u8x64::splat(15)).cast::<usize>();
+    let keys = Simd::gather_or_default(ZOBRIST.as_flattened(), (codes << 6) | SQUARES);
+    keys.reduce_xor()
 }
 // ANCHOR_END: hash

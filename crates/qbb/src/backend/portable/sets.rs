@@ -73,11 +73,10 @@ fn type_sets(q: &Quad) -> u64x8 {
     simd_swizzle!(low, [1, 2, 3, 0, 1, 2, 3, 0]) & simd_swizzle!(high, [0, 0, 0, 1, 1, 1, 1, 0])
 }
 
-/// The planes of a quad from its type sets (lanes 0..6, pawns .. kings; other lanes ignored):
-/// every type set is broadcast into the type planes its bits name, and into lane 0, which so holds
-/// every typed square.
+/// The planes of a quad from its six type sets (pawns .. kings): every type set is broadcast into
+/// the type planes its bits name, and into lane 0, which so holds every typed square.
 #[inline(always)]
-fn planes_from_types(types: u64x8) -> u64x4 {
+fn planes_from_types(types: Simd<u64, 6>) -> u64x4 {
     const fn type_planes(t: u64) -> u64x4 {
         u64x4::from_array([
             !0,
@@ -124,8 +123,8 @@ pub fn to_classical(q: &Quad) -> ClassicalBoard {
 /// union of the black sets (one reduction).
 #[inline]
 pub fn from_classical(board: &ClassicalBoard) -> Quad {
-    let white = u64x8::load_or_default(&board.bb[..6]);
-    let black = u64x8::load_or_default(&board.bb[6..]);
+    let sets = Simd::<u64, 12>::from_array(board.bb);
+    let (white, black) = (sets.extract::<0, 6>(), sets.extract::<6, 6>());
     let planes = planes_from_types(white | black);
     let colour_lane = mask64x4::from_array([true, false, false, false]);
     quad(colour_lane.select(u64x4::splat(black.reduce_or()), planes))
@@ -139,7 +138,7 @@ pub fn from_classical(board: &ClassicalBoard) -> Quad {
 pub fn to_dense(q: &Quad) -> DenseBoard {
     let types = type_sets(q);
     let black = q.bb[0];
-    let typed = types.resize::<6>(0).reduce_or();
+    let typed = types.extract::<0, 6>().reduce_or();
     let colours = u64x8::from_array([!black, black, 0, 0, 0, 0, 0, 0]) & u64x8::splat(typed);
     DenseBoard {
         bb: simd_swizzle!(colours, types, [0, 1, 8, 9, 10, 11, 12, 13]).to_array(),
@@ -150,7 +149,7 @@ pub fn to_dense(q: &Quad) -> DenseBoard {
 /// have a type.
 #[inline]
 pub fn from_dense(board: &DenseBoard) -> Quad {
-    let types = u64x8::load_or_default(&board.bb[2..]);
+    let types = u64x8::from_array(board.bb).extract::<2, 6>();
     let black = board.bb[DenseBoard::BLACK];
     quad(planes_from_types(types) & u64x4::from_array([black, !0, !0, !0]))
 }
