@@ -13,6 +13,18 @@ fn positions() -> Vec<Quad> {
         .collect()
 }
 
+/// The kit's size: 10^5 random inputs per routine, or `QBB_CONFORMANCE_CASES` of them (CI runs a
+/// smaller kit under valgrind, which is some fifty times slower).
+fn config() -> Config {
+    let cases = std::env::var("QBB_CONFORMANCE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    Config {
+        random_cases: cases.unwrap_or(100_000),
+        ..Config::default()
+    }
+}
+
 /// Runs the kit on `B`. Where the CPU has the backend's features, the backend must construct: a
 /// refusal there is a failure, not a skip.
 fn run<B: Backend>() {
@@ -32,10 +44,15 @@ fn run<B: Backend>() {
         kind.is_available(),
         "{kind} constructed although detection says it is unavailable"
     );
-    let coverage =
-        check_backend(backend, &positions(), &Config::default()).unwrap_or_else(|m| panic!("{m}"));
+    let config = config();
+    let coverage = check_backend(backend, &positions(), &config).unwrap_or_else(|m| panic!("{m}"));
     assert_eq!(coverage.cases.len(), qbb::Routine::ALL.len());
-    assert!(coverage.cases.iter().all(|&(_, n)| n >= 100_000));
+    assert!(
+        coverage
+            .cases
+            .iter()
+            .all(|&(_, n)| n >= config.random_cases)
+    );
 }
 
 // ANCHOR: conformance_lines
@@ -69,7 +86,7 @@ fn selected_backend_runs_through_dispatch() {
         type Output = BackendKind;
         fn run<B: Backend>(self, backend: B) -> BackendKind {
             let config = Config {
-                random_cases: 20_000,
+                random_cases: config().random_cases.min(20_000),
                 ..Config::default()
             };
             check_backend(backend, &self.0, &config).unwrap_or_else(|m| panic!("{m}"));
