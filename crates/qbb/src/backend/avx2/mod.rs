@@ -3,17 +3,17 @@
 //!
 //! What the instruction set brings to the quad-bitboard, module by module:
 //!
-//! - [`square`]: the vertical nibble of one square with `vpsllq` + `vpmovmskb` + one multiply, and
+//! - `square`: the vertical nibble of one square with `vpsllq` + `vpmovmskb` + one multiply, and
 //!   its inverse with `pdep` + `vpmovsxbq`;
-//! - [`sets`]: disjoint sets, the 16 hex sets and the other board representations, four sets per
+//! - `sets`: disjoint sets, the 16 hex sets and the other board representations, four sets per
 //!   instruction, `vpermq` moving planes between lanes;
-//! - [`mailbox`]: quad <-> mailbox and nibble board with `vpshufb` byte spreading, `vpmovmskb`
+//! - `mailbox`: quad <-> mailbox and nibble board with `vpshufb` byte spreading, `vpmovmskb`
 //!   bit gathering and `pdep`;
-//! - [`moves`]: the make/unmake delta and the colour flip;
-//! - [`fills`]: Kogge-Stone fills and knight attacks in four directions at once with the
+//! - `moves`: the make/unmake delta and the colour flip;
+//! - `fills`: Kogge-Stone fills and knight attacks in four directions at once with the
 //!   per-lane shifts `vpsllvq` / `vpsrlvq`;
-//! - [`popcount`], [`nibbles`], [`hash`]: `vpshufb` nibble lookups, SWAR nibble arithmetic four
-//!   words wide, `vpmuludq` and `vpgatherdq`.
+//! - `popcount`, `nibbles`, `hash`: `vpshufb` nibble lookups, SWAR nibble arithmetic four
+//!   words wide, 64-bit products from `vpmuludq`, and a `tzcnt` / `blsr` walk for Zobrist.
 //!
 //! Every routine is native. The intrinsic code lives in `#[target_feature]` functions of the
 //! submodules; the trait methods below only forward to them, which is sound because an [`Avx2`]
