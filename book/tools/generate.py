@@ -417,6 +417,38 @@ def machine_line(report):
     )
 
 
+def dispatch_table(d, path):
+    source = f"reports/{d['machine']}/{path.name}"
+    text = HEADER.format(source=f"`{source}`")
+    text += (
+        "| position | backend | run-time dispatch (Mnps) | target-cpu=native (Mnps) | "
+        "dispatch / native |\n| --- | --- | ---: | ---: | ---: |\n"
+    )
+    cells = {}
+    for r in d["rows"]:
+        cells[(r["position"], r["depth"], r["backend"], r["build"])] = r
+    keys = []
+    for r in d["rows"]:
+        key = (r["position"], r["depth"], r["backend"])
+        if key not in keys:
+            keys.append(key)
+    for position, depth, backend in keys:
+        dispatch = cells[(position, depth, backend, "run-time dispatch")]
+        native = cells[(position, depth, backend, "target-cpu=native")]
+        a, b = dispatch["median_mnps"], native["median_mnps"]
+        spread = lambda r: f"{r['median_mnps']:.1f} ({min(r['mnps']):.1f} – {max(r['mnps']):.1f})"
+        text += (
+            f"| {position}, perft {depth} | {backend} | {spread(dispatch)} | {spread(native)} | "
+            f"{a / b:.2f} |\n"
+        )
+    text += (
+        f"\nMillions of leaf nodes per second, median of the runs (slowest – fastest in brackets). "
+        f"Measured on {d['cpu']}, {d['rustc']}, {d['date']}, load average {d['load']} at the "
+        f"start; {d['method']}; by `{d['command']}`.\n"
+    )
+    return text
+
+
 def results(report_dir):
     report_dir = Path(report_dir)
     report = json.loads((report_dir / "results.json").read_text())
@@ -507,6 +539,15 @@ def results(report_dir):
     ]:
         text += f"| {key} | {value} |\n"
     write(out / "machine.md", text)
+
+    # The engine under run-time dispatch against the same engine built for this CPU.
+    dispatch_file = report_dir / "dispatch.json"
+    if not dispatch_file.exists():
+        raise SystemExit(
+            f"generate: {dispatch_file} is missing: run "
+            f"`python3 book/tools/measure_dispatch.py {machine_id}`"
+        )
+    write(out / "dispatch.md", dispatch_table(json.loads(dispatch_file.read_text()), dispatch_file))
 
     # The charts, as the lab drew them.
     charts = OUT / "charts"
