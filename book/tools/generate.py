@@ -26,8 +26,8 @@ OUT = BOOK / "src" / "generated"
 BACKENDS = ["scalar", "swar", "sse2", "avx2", "avx512", "portable"]
 
 # The probe modules whose machine code the book shows, with their column titles. The portable
-# backend appears twice: compiled for the x86-64 baseline, and inside the AVX2 region in which it
-# runs on an AVX2 machine.
+# backend appears three times: compiled for the x86-64 baseline, and inside the AVX2 and AVX-512
+# regions in which it runs on CPUs that have them.
 PROBES = [
     ("scalar", "scalar"),
     ("swar", "swar"),
@@ -36,6 +36,7 @@ PROBES = [
     ("avx512", "avx512"),
     ("portable", "portable (baseline)"),
     ("portable_avx2", "portable (AVX2)"),
+    ("portable_avx512", "portable (AVX-512)"),
 ]
 
 # One group per anchor: the anchor name used in every backend's source, the catalogue row, and the
