@@ -1,0 +1,230 @@
+//! Quad <-> mailbox and quad <-> nibble board as GFNI bit-matrix transposes.
+//!
+//! A quad and a mailbox hold the same 256 bits in two orders: plane `p`, rank `r`, file `f` is bit
+//! `f` of byte `8p + r` in the quad and bit `p` of byte `8r + f` in the mailbox. For one rank, the
+//! four plane bytes are the rows of a bit matrix (rows = planes, columns = files) and the eight
+//! mailbox bytes are the rows of its transpose (rows = files, columns = planes). `vpermb` gathers
+//! the matrices of all eight ranks into the eight 64-bit lanes of a register; one
+//! `gf2p8affineqb` transposes them all.
+
+use core::arch::x86_64::*;
+
+use super::vector::{bytes, load_quad, load_quad_512, store_quad};
+use crate::quad::Quad;
+use crate::repr::{Mailbox, NibbleBoard};
+
+// ANCHOR: gfni_transpose
+/// Byte `j` = `1 << j`.
+const COLUMN_SELECTORS: u64 = 0x8040_2010_0804_0201;
+
+/// `gf2p8affineqb x, M` multiplies every byte `x` by the 8x8 bit matrix `M` held in the same
+/// 64-bit lane: bit `i` of the product is the parity of `M.byte[7 - i] & x`. For `x = 1 << j`
+/// that parity is one bit, bit `j` of row `7 - i`. So the eight products of the bytes
+/// `1, 2, 4, .. 128` are the columns of `M`: byte `j` of the result holds column `j`, row `7 - i`
+/// in bit `i`. A transpose, with the rows read in reverse order.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
+#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn transpose_lanes(rows: __m512i) -> __m512i {
+    _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(COLUMN_SELECTORS as i64), rows)
+}
+// ANCHOR_END: gfni_transpose
+
+// ANCHOR: to_mailbox
+/// `vpermb` indices: in lane `r`, row `7 - p` is byte `r` of plane `p` (quad byte `8p + r`).
+/// Rows 0..3 would be planes 4..7, which do not exist: the write mask `0xF0` of each lane zeroes
+/// them, so the high nibble of every mailbox byte is 0.
+const MAILBOX_ROWS: [u8; 64] = {
+    let mut index = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        let (rank, row) = (i / 8, i % 8);
+        if row >= 4 {
+            index[i] = (8 * (7 - row) + rank) as u8;
+        }
+        i += 1;
+    }
+    index
+};
+
+/// Four plane bytes per rank, transposed into eight file bytes per rank: byte `f` of lane `r`
+/// has plane `p`'s bit in bit `p`, because row `7 - p` is plane `p`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
+#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+pub(super) fn mailbox_codes(quad: &Quad) -> __m512i {
+    let rows = _mm512_maskz_permutexvar_epi8(
+        0xF0F0_F0F0_F0F0_F0F0,
+        bytes(&MAILBOX_ROWS),
+        load_quad_512(quad),
+    );
+    transpose_lanes(rows)
+}
+
+/// The mailbox, stored.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
+#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+pub(super) fn to_mailbox(quad: &Quad) -> Mailbox {
+    let mut out = Mailbox::default();
+    // SAFETY: a `Mailbox` is 64 bytes aligned to 64: one aligned store.
+    unsafe { _mm512_store_si512(out.0.as_mut_ptr().cast(), mailbox_codes(quad)) };
+    out
+}
+// ANCHOR_END: to_mailbox
+
+// ANCHOR: from_mailbox
+/// `vpshufb` indices reversing the bytes of each 64-bit lane: file `f` becomes row `7 - f`.
+const REVERSED_ROWS: [u8; 64] = {
+    let mut index = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        let byte = i % 16; // vpshufb indexes within its 16-byte block
+        index[i] = ((byte & 8) + 7 - (byte & 7)) as u8;
+        i += 1;
+    }
+    index
+};
+
+/// `vpermb` indices gathering the planes: quad byte `8p + r` is byte `p` of lane `r`.
+const PLANE_BYTES: [u8; 64] = {
+    let mut index = [0; 64];
+    let mut i = 0;
+    while i < 32 {
+        let (plane, rank) = (i / 8, i % 8);
+        index[i] = (8 * rank + plane) as u8;
+        i += 1;
+    }
+    index
+};
+
+/// Lane `r` holds the codes of rank `r`, file `f` in byte `7 - f`: its transpose has plane `p`'s
+/// byte `r` in byte `p` (bits 4..7 of the codes land in bytes 4..7, which are dropped).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
+#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn planes_from_rows(rows: __m512i) -> Quad {
+    let columns = transpose_lanes(rows);
+    let planes = _mm512_permutexvar_epi8(bytes(&PLANE_BYTES), columns);
+    store_quad(_mm512_castsi512_si256(planes))
+}
+
+/// The mailbox's rank lanes, bytes reversed so that the transpose reads files in order.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
+#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+pub(super) fn from_mailbox(mailbox: &Mailbox) -> Quad {
+    // SAFETY: a `Mailbox` is 64 bytes aligned to 64: one aligned load.
+    let codes = unsafe { _mm512_load_si512(mailbox.0.as_ptr().cast()) };
+    planes_from_rows(_mm512_shuffle_epi8(codes, bytes(&REVERSED_ROWS)))
+}
+// ANCHOR_END: from_mailbox
+
+// ANCHOR: nibble_board
+/// `vpermb` indices over `[planes, planes >> 1]`: in lane `r`, row `7 - p` is byte `r` of plane
+/// `p` and row `3 - p` is byte `r` of plane `p` shifted down one file, so that the transpose puts
+/// the code of file `f` in the low nibble of byte `f` and the code of file `f + 1` in its high
+/// nibble.
+const NIBBLE_ROWS: [u8; 64] = {
+    let mut index = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        let (rank, bit) = (i / 8, 7 - i % 8);
+        index[i] = if bit < 4 {
+            8 * bit + rank
+        } else {
+            32 + 8 * (bit - 4) + rank
+        } as u8;
+        i += 1;
+    }
+    index
+};
+
+/// The transpose makes 16-bit pairs of codes `(f, f + 1)` at every file; the even files' pairs
+/// are the board's bytes, and `vpmovwb` keeps exactly the low (even) byte of every 16-bit word.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
+#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+pub(super) fn to_nibble_board(quad: &Quad) -> NibbleBoard {
+    let planes = load_quad(quad);
+    let next_file = _mm256_srli_epi64::<1>(planes);
+    let both = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(planes), next_file);
+    let rows = _mm512_permutexvar_epi8(bytes(&NIBBLE_ROWS), both);
+    let pairs = transpose_lanes(rows);
+    let mut out = NibbleBoard::default();
+    // SAFETY: a `NibbleBoard` is 32 bytes aligned to 32: one aligned store.
+    unsafe { _mm256_store_si256(out.0.as_mut_ptr().cast(), _mm512_cvtepi16_epi8(pairs)) };
+    out
+}
+
+/// `vpermb` indices: lane `r`, row `7 - f` = the board byte of square `(r, f)`, byte `4r + f / 2`.
+const NIBBLE_SPREAD: [u8; 64] = {
+    let mut index = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        let (rank, file) = (i / 8, 7 - i % 8);
+        index[i] = (4 * rank + file / 2) as u8;
+        i += 1;
+    }
+    index
+};
+
+/// The rows of the odd files (rows 6, 4, 2, 0 of every lane), which hold their code in the high
+/// nibble.
+const ODD_FILE_ROWS: u64 = 0x5555_5555_5555_5555;
+
+/// The bit matrix whose product moves bit `source[i]` of a byte to bit `i` (row `7 - i` selects it).
+const fn bit_permutation(source: [u32; 8]) -> u64 {
+    let mut matrix = 0;
+    let mut i = 0;
+    while i < 8 {
+        matrix |= (1u64 << source[i]) << (8 * (7 - i));
+        i += 1;
+    }
+    matrix
+}
+
+/// Swaps the nibbles of a byte.
+const SWAP_NIBBLES: u64 = bit_permutation([4, 5, 6, 7, 0, 1, 2, 3]);
+
+/// Spread the board's bytes to one row per square, swap the nibbles of the odd files' rows with
+/// a masked `gf2p8affineqb` (a constant matrix this time: a bit permutation), and the rows are
+/// the mailbox's: the same transpose then makes the planes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
+#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+pub(super) fn from_nibble_board(board: &NibbleBoard) -> Quad {
+    // SAFETY: a `NibbleBoard` is 32 bytes aligned to 32: one aligned load.
+    let nibbles = unsafe { _mm256_load_si256(board.0.as_ptr().cast()) };
+    let spread = _mm512_permutexvar_epi8(bytes(&NIBBLE_SPREAD), _mm512_zextsi256_si512(nibbles));
+    let rows = _mm512_mask_gf2p8affine_epi64_epi8::<0>(
+        spread,
+        ODD_FILE_ROWS,
+        spread,
+        _mm512_set1_epi64(SWAP_NIBBLES as i64),
+    );
+    planes_from_rows(rows)
+}
+// ANCHOR_END: nibble_board
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The nibble swap matrix, applied the way `gf2p8affineqb` applies a matrix.
+    #[test]
+    fn swap_nibbles_matrix_swaps_nibbles() {
+        let affine = |x: u8, matrix: u64| -> u8 {
+            (0..8).fold(0, |acc, i| {
+                let row = (matrix >> (8 * (7 - i))) as u8;
+                acc | (((row & x).count_ones() & 1) as u8) << i
+            })
+        };
+        for x in 0..=255u8 {
+            assert_eq!(affine(x, SWAP_NIBBLES), x.rotate_left(4), "{x:#04x}");
+        }
+        for j in 0..8 {
+            assert_eq!(COLUMN_SELECTORS >> (8 * j) & 0xFF, 1 << j);
+        }
+    }
+}
