@@ -19,7 +19,12 @@ use crate::position::Position;
 /// Leaf nodes of the legal move tree of `pos` to `depth` plies.
 #[inline(always)]
 pub fn perft<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> u64 {
-    b.with_features(|b| perft_node(b, pos, depth, bulk))
+    // The closure must inline into the feature region: without the attribute LLVM keeps the
+    // (large, recursive) body out of line, compiled without the backend's features.
+    b.with_features(
+        #[inline(always)]
+        |b| perft_node(b, pos, depth, bulk),
+    )
 }
 
 #[inline(always)]

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod backends;
 mod output;
+mod perft;
 mod show;
 
 /// The quad-bitboard lab: every technique on every backend, side by side.
@@ -22,6 +23,8 @@ enum Command {
     Backends(backends::Args),
     /// Draw a position as the Quad-Bitboards article does: the four planes, the board, the nibbles.
     Show(show::Args),
+    /// Count the leaves of the legal move tree to DEPTH plies, or check a perft suite.
+    Perft(perft::Args),
 }
 
 fn main() -> ExitCode {
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Backends(args) => backends::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Perft(args) => perft::run(&args),
     };
     match result {
         Ok(code) => code,
