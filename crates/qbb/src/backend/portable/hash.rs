@@ -23,7 +23,9 @@ pub fn hash_manino(q: &Quad, state: u64) -> u64 {
 /// Zobrist: the mailbox gives every square's code at once, `code * 64 + square` indexes the
 /// flattened key table, and one 64-lane gather fetches the keys (empty squares fetch the zero
 /// row), folded by xor. The index is below 1024 by construction, so the gather's bounds check
-/// folds away.
+/// folds away. How to gather is the compiler's choice: `vpgatherqq` with AVX-512; with AVX2 only
+/// when tuning for a CPU it knows to gather fast (`-C target-cpu=skylake`), otherwise (generic
+/// x86-64, Zen 3) it loads the keys lane by lane.
 #[inline]
 pub fn hash_zobrist(q: &Quad) -> u64 {
     const SQUARES: Simd<usize, 64> = {

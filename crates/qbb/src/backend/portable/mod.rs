@@ -17,6 +17,10 @@
 //! run time. The price is that a job is compiled once per width (three copies on x86-64); the
 //! gain is that one binary runs the portable code at the CPU's width. [`Portable::baseline`] keeps
 //! the baseline-only build at hand, to measure what the width brings.
+//!
+//! Only what inlines into that function is compiled for the width: the routines are `#[inline]`
+//! for that reason, and a function the job calls without inlining it (a recursive search, say) is
+//! compiled for the baseline, like any function without target features.
 
 mod board;
 mod count;
