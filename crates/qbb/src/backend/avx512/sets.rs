@@ -4,6 +4,10 @@
 //! operands, picked from the planes and (index + 8) their complements; one `vpternlogq` then
 //! applies the same function to every lane, and mask registers restrict a function to the lanes
 //! that need it.
+//!
+//! The mask-register way to the hex sets would be the mailbox (one transpose) and then one
+//! `vpcmpeqb` per code, each set a 64-bit mask: sixteen compares and sixteen mask moves. The
+//! minterms take three permutes and three logic instructions for all sixteen.
 
 use core::arch::x86_64::*;
 
@@ -249,3 +253,121 @@ pub(super) fn from_dense(board: &DenseBoard) -> Quad {
     store_quad(_mm512_castsi512_si256(planes))
 }
 // ANCHOR_END: dense
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{Backend, Scalar};
+    use crate::conformance::SplitMix64;
+
+    // The lane movements and truth tables of the kernels written out from Intel's pseudo-code,
+    // so that the operand tables are checked on any CPU, AVX-512 or not.
+
+    /// `vpermt2q`: lane `i` = lane `index[i] & 7` of `a`, or of `b` where `index[i] & 8`.
+    fn pick(a: [u64; 8], index: &[u64; 8], b: [u64; 8]) -> [u64; 8] {
+        index.map(|i| if i & 8 == 0 { a } else { b }[(i & 7) as usize])
+    }
+
+    /// `vpermq` with one table.
+    fn permute(index: &[u64; 8], a: [u64; 8]) -> [u64; 8] {
+        pick(a, index, a)
+    }
+
+    /// `vpternlogq` on one lane: bit `(a << 2) | (b << 1) | c` of the immediate.
+    fn ternary(a: u64, b: u64, c: u64, table: i32) -> u64 {
+        (0..64).fold(0, |acc, bit| {
+            let row = (a >> bit & 1) << 2 | (b >> bit & 1) << 1 | (c >> bit & 1);
+            acc | ((table as u64) >> row & 1) << bit
+        })
+    }
+
+    fn lanes(quad: &Quad) -> ([u64; 8], [u64; 8]) {
+        let planes = std::array::from_fn(|i| if i < 4 { quad.bb[i] } else { 0 });
+        (planes, planes.map(|bb| !bb))
+    }
+
+    fn hex_model(quad: &Quad) -> [[u64; 8]; 2] {
+        let (planes, complements) = lanes(quad);
+        let [x, y, z] = HEX_OPERANDS.map(|index| pick(planes, &index, complements));
+        let low_three: [u64; 8] = std::array::from_fn(|i| ternary(x[i], y[i], z[i], A & B & C));
+        [
+            low_three.map(|s| s & !quad.bb[3]),
+            low_three.map(|s| s & quad.bb[3]),
+        ]
+    }
+
+    #[test]
+    fn operand_tables_make_the_sets_of_the_reference() {
+        let mut rng = SplitMix64(0x5E75);
+        for _ in 0..2000 {
+            let quad = rng.quad();
+            let (planes, complements) = lanes(&quad);
+
+            let (a, b) = (permute(&PIECE_SET_A, planes), permute(&PIECE_SET_B, planes));
+            let c = pick(planes, &PIECE_SET_C, [!0; 8]);
+            let table = |i| match i {
+                0 => A | B | C,
+                1 => A ^ B ^ C,
+                _ => A & !(B ^ C),
+            };
+            let sets: [u64; 8] = std::array::from_fn(|i| ternary(a[i], b[i], c[i], table(i)));
+            let s = Scalar.piece_sets(&quad);
+            let want = [
+                s.occupied, s.odd, s.pawns, s.knights, s.bishops, s.rooks, s.queens, s.kings,
+            ];
+            assert_eq!(sets, want, "piece sets of {quad:?}");
+
+            let [low, high] = hex_model(&quad);
+            assert_eq!(
+                [low, high].concat(),
+                Scalar.hex_sets(&quad).0,
+                "hex sets of {quad:?}"
+            );
+
+            let classical = [
+                pick(low, &CLASSICAL_FIRST, high),
+                pick(low, &CLASSICAL_REST, high),
+            ]
+            .concat();
+            assert_eq!(
+                classical[..12],
+                Scalar.to_classical(&quad).bb,
+                "classical of {quad:?}"
+            );
+
+            let [colour, x, y, z] = DENSE_OPERANDS.map(|index| pick(planes, &index, complements));
+            let dense: [u64; 8] = std::array::from_fn(|i| match i {
+                0 | 1 => ternary(x[i], y[i], z[i], (A | B | C) & !(A & B & C)) & colour[i],
+                _ => ternary(x[i], y[i], z[i], A & B & C),
+            });
+            assert_eq!(dense, Scalar.to_dense(&quad).bb, "dense of {quad:?}");
+
+            let board = ClassicalBoard {
+                bb: std::array::from_fn(|_| rng.sparse_any()),
+            };
+            let six =
+                |from: usize| std::array::from_fn(|i| if i < 6 { board.bb[from + i] } else { 0 });
+            let (white, black): ([u64; 8], [u64; 8]) = (six(0), six(6));
+            let either: [u64; 8] = std::array::from_fn(|i| white[i] | black[i]);
+            let [x, y, z] =
+                [CLASSICAL_A, CLASSICAL_B, CLASSICAL_C].map(|index| pick(either, &index, black));
+            let unions: [u64; 8] = std::array::from_fn(|i| x[i] | y[i] | z[i]);
+            let planes = Quad::new(unions[0] | unions[4], unions[1], unions[2], unions[3]);
+            assert_eq!(
+                planes,
+                Scalar.from_classical(&board),
+                "from classical {board:?}"
+            );
+
+            let board = DenseBoard {
+                bb: std::array::from_fn(|_| rng.sparse_any()),
+            };
+            let [x, y, z] = [DENSE_A, DENSE_B, DENSE_C].map(|index| permute(&index, board.bb));
+            let unions: [u64; 8] = std::array::from_fn(|i| x[i] | y[i] | z[i]);
+            let black = board.bb[DenseBoard::BLACK];
+            let plane0 = ternary(unions[0], unions[3], black, (A | B) & C);
+            let planes = Quad::new(plane0, unions[1], unions[2], unions[3]);
+            assert_eq!(planes, Scalar.from_dense(&board), "from dense {board:?}");
+        }
+    }
+}

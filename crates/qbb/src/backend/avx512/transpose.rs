@@ -9,7 +9,7 @@
 
 use core::arch::x86_64::*;
 
-use super::vector::{bytes, load_quad, load_quad_512, store_quad};
+use super::vector::{bytes, load_quad_512, store_quad};
 use crate::quad::Quad;
 use crate::repr::{Mailbox, NibbleBoard};
 
@@ -121,10 +121,10 @@ pub(super) fn from_mailbox(mailbox: &Mailbox) -> Quad {
 // ANCHOR_END: from_mailbox
 
 // ANCHOR: nibble_board
-/// `vpermb` indices over `[planes, planes >> 1]`: in lane `r`, row `7 - p` is byte `r` of plane
-/// `p` and row `3 - p` is byte `r` of plane `p` shifted down one file, so that the transpose puts
-/// the code of file `f` in the low nibble of byte `f` and the code of file `f + 1` in its high
-/// nibble.
+/// `vpermi2b` indices over two sources, the planes and the planes shifted down one file (index
+/// 64 and up): in lane `r`, row `7 - p` is byte `r` of plane `p` and row `3 - p` the same byte of
+/// the shifted plane `p`, so that the transpose puts the code of file `f` in the low nibble of
+/// byte `f` and the code of file `f + 1` in its high nibble.
 const NIBBLE_ROWS: [u8; 64] = {
     let mut index = [0; 64];
     let mut i = 0;
@@ -133,7 +133,7 @@ const NIBBLE_ROWS: [u8; 64] = {
         index[i] = if bit < 4 {
             8 * bit + rank
         } else {
-            32 + 8 * (bit - 4) + rank
+            64 + 8 * (bit - 4) + rank
         } as u8;
         i += 1;
     }
@@ -146,10 +146,9 @@ const NIBBLE_ROWS: [u8; 64] = {
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
 #[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(super) fn to_nibble_board(quad: &Quad) -> NibbleBoard {
-    let planes = load_quad(quad);
-    let next_file = _mm256_srli_epi64::<1>(planes);
-    let both = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(planes), next_file);
-    let rows = _mm512_permutexvar_epi8(bytes(&NIBBLE_ROWS), both);
+    let planes = load_quad_512(quad);
+    let next_file = _mm512_srli_epi64::<1>(planes);
+    let rows = _mm512_permutex2var_epi8(planes, bytes(&NIBBLE_ROWS), next_file);
     let pairs = transpose_lanes(rows);
     let mut out = NibbleBoard::default();
     // SAFETY: a `NibbleBoard` is 32 bytes aligned to 32: one aligned store.
@@ -210,21 +209,96 @@ pub(super) fn from_nibble_board(board: &NibbleBoard) -> Quad {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::{Backend, Scalar};
+    use crate::conformance::SplitMix64;
 
-    /// The nibble swap matrix, applied the way `gf2p8affineqb` applies a matrix.
+    // The kernels' byte movements written out from Intel's pseudo-code, so that the tables are
+    // checked on any CPU, AVX-512 or not.
+
+    /// `vpermb` / `vpermi2b`: byte `i` = `table[index[i]]` (64 or 128 bytes of table).
+    fn permute(index: &[u8; 64], table: &[u8]) -> [u8; 64] {
+        index.map(|i| table[usize::from(i) % table.len()])
+    }
+
+    /// `vpshufb`: each 16-byte block indexes itself.
+    fn shuffle_in_blocks(table: &[u8; 64], index: &[u8; 64]) -> [u8; 64] {
+        std::array::from_fn(|i| table[i / 16 * 16 + usize::from(index[i] & 15)])
+    }
+
+    /// `gf2p8affineqb x, m` on one byte: bit `i` = parity(row `7 - i` of `m` & `x`).
+    fn affine_byte(x: u8, matrix: u64) -> u8 {
+        (0..8).fold(0, |acc, i| {
+            let row = (matrix >> (8 * (7 - i))) as u8;
+            acc | (((row & x).count_ones() & 1) as u8) << i
+        })
+    }
+
+    /// `transpose_lanes`: the bytes `1 << j` times the matrix in each lane of `rows`.
+    fn transpose(rows: &[u8; 64]) -> [u8; 64] {
+        let lane = |l: usize| u64::from_le_bytes(rows[8 * l..8 * l + 8].try_into().unwrap());
+        std::array::from_fn(|i| affine_byte((COLUMN_SELECTORS >> (8 * (i % 8))) as u8, lane(i / 8)))
+    }
+
+    fn quad_bytes(quad: &Quad) -> [u8; 64] {
+        let mut out = [0; 64];
+        for (p, plane) in quad.bb.iter().enumerate() {
+            out[8 * p..8 * p + 8].copy_from_slice(&plane.to_le_bytes());
+        }
+        out
+    }
+
+    fn planes(bytes: &[u8; 64]) -> Quad {
+        Quad {
+            bb: std::array::from_fn(|p| {
+                u64::from_le_bytes(bytes[8 * p..8 * p + 8].try_into().unwrap())
+            }),
+        }
+    }
+
+    fn planes_from_rows_model(rows: &[u8; 64]) -> Quad {
+        planes(&permute(&PLANE_BYTES, &transpose(rows)))
+    }
+
+    #[test]
+    fn tables_transpose_planes_to_mailbox_and_nibbles_and_back() {
+        let mut rng = SplitMix64(0x6F6E_6521);
+        for _ in 0..2000 {
+            let quad = rng.quad();
+            let mut rows = permute(&MAILBOX_ROWS, &quad_bytes(&quad));
+            for (i, row) in rows.iter_mut().enumerate() {
+                if i % 8 < 4 {
+                    *row = 0; // the write mask 0xF0 of each lane
+                }
+            }
+            let mailbox = Scalar.to_mailbox(&quad);
+            assert_eq!(transpose(&rows), mailbox.0, "to_mailbox of {quad:?}");
+
+            let reversed = shuffle_in_blocks(&mailbox.0, &REVERSED_ROWS);
+            assert_eq!(planes_from_rows_model(&reversed), quad, "from_mailbox");
+
+            let shifted = Quad {
+                bb: quad.bb.map(|bb| bb >> 1),
+            };
+            let both = [quad_bytes(&quad), quad_bytes(&shifted)].concat();
+            let pairs = transpose(&permute(&NIBBLE_ROWS, &both));
+            let even: Vec<u8> = pairs.iter().step_by(2).copied().collect();
+            let board = Scalar.to_nibble_board(&quad);
+            assert_eq!(even, board.0, "to_nibble_board of {quad:?}");
+
+            let mut spread = permute(&NIBBLE_SPREAD, &[board.0, [0; 32]].concat());
+            for (i, row) in spread.iter_mut().enumerate() {
+                if ODD_FILE_ROWS >> i & 1 == 1 {
+                    *row = affine_byte(*row, SWAP_NIBBLES);
+                }
+            }
+            assert_eq!(planes_from_rows_model(&spread), quad, "from_nibble_board");
+        }
+    }
+
     #[test]
     fn swap_nibbles_matrix_swaps_nibbles() {
-        let affine = |x: u8, matrix: u64| -> u8 {
-            (0..8).fold(0, |acc, i| {
-                let row = (matrix >> (8 * (7 - i))) as u8;
-                acc | (((row & x).count_ones() & 1) as u8) << i
-            })
-        };
         for x in 0..=255u8 {
-            assert_eq!(affine(x, SWAP_NIBBLES), x.rotate_left(4), "{x:#04x}");
-        }
-        for j in 0..8 {
-            assert_eq!(COLUMN_SELECTORS >> (8 * j) & 0xFF, 1 << j);
+            assert_eq!(affine_byte(x, SWAP_NIBBLES), x.rotate_left(4), "{x:#04x}");
         }
     }
 }
