@@ -3,17 +3,16 @@
 
     python3 book/tools/measure_dispatch.py MACHINE [RUNS]
 
-Builds `qbb-engine` twice — as shipped (x86-64 baseline, each backend entered through its feature
-region) and with RUSTFLAGS="-C target-cpu=native" (no feature boundary anywhere) — and runs UCI
-`go perft` on the start position (depth 6) and Kiwipete (depth 5) with every backend this CPU has,
-alternating the two builds RUNS times (default 5). Writes reports/MACHINE/dispatch.json, which
+Builds the lab twice — as shipped (x86-64 baseline, each backend entered through its feature
+region) and with RUSTFLAGS="-C target-cpu=native" (no feature boundary anywhere) — and runs the
+engine's perft through `qbb perft --json` on the start position (depth 6) and Kiwipete (depth 5)
+with every backend this CPU has, alternating the two builds RUNS times (default 5). Writes reports/MACHINE/dispatch.json, which
 book/generate.sh turns into the table of the dispatch chapter. MACHINE is the folder `qbb compare`
 wrote (reports/<machine>/results.json must exist, so that both files describe the same machine).
 """
 
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -22,50 +21,37 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
 POSITIONS = [
-    ("start position", "startpos", 6),
-    ("Kiwipete", "fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
+    ("start position", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),
+    ("Kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
 ]
 BUILDS = {
     "run-time dispatch": ("target", ""),
     "target-cpu=native": ("target/native", "-C target-cpu=native"),
 }
-PERFT_LINE = re.compile(r"info string perft (\d+): (\d+) nodes in ([0-9.]+) s \(([0-9.]+) Mnps\)")
 
 
 def build(target_dir, rustflags):
     env = dict(os.environ, RUSTFLAGS=rustflags)
     subprocess.run(
-        ["cargo", "build", "--release", "--quiet", "-p", "qbb-engine", "--target-dir", target_dir],
+        ["cargo", "build", "--release", "--quiet", "-p", "qbb-lab", "--target-dir", target_dir],
         cwd=REPO, env=env, check=True,
     )
-    return REPO / target_dir / "release" / "qbb-engine"
+    return REPO / target_dir / "release" / "qbb"
 
 
-def perft(engine, backend, position, depth):
-    """One `go perft` through UCI; returns (nodes, Mnps)."""
-    proc = subprocess.Popen(
-        [str(engine)], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-        env=dict(os.environ, QBB_BACKEND=backend),
-    )
-    proc.stdin.write(f"position {position}\ngo perft {depth}\n")
-    proc.stdin.flush()
-    for line in proc.stdout:
-        m = PERFT_LINE.search(line)
-        if m:
-            proc.stdin.write("quit\n")
-            proc.stdin.flush()
-            proc.wait(timeout=30)
-            return int(m.group(2)), float(m.group(4))
-        if "refused" in line or "cannot" in line:
-            proc.kill()
-            raise SystemExit(f"measure: {backend}: {line.strip()}")
-    raise SystemExit(f"measure: the engine ended without a perft line ({backend})")
-
-
-def available_backends():
+def perft(qbb, backend, fen, depth):
+    """One `qbb perft --json`; returns (nodes, Mnps)."""
     out = subprocess.run(
-        ["cargo", "run", "--release", "--quiet", "-p", "qbb-lab", "--", "backends", "--json"],
+        [str(qbb), "perft", str(depth), "--fen", fen, "--backend", backend, "--json"],
         cwd=REPO, check=True, capture_output=True, text=True,
+    ).stdout
+    result = json.loads(out)
+    return result["nodes"], result["mnps"]
+
+
+def available_backends(qbb):
+    out = subprocess.run(
+        [str(qbb), "backends", "--json"], cwd=REPO, check=True, capture_output=True, text=True
     ).stdout
     return [b["name"] for b in json.loads(out) if b["available"]]
 
@@ -78,8 +64,8 @@ def main(argv):
     report = REPO / "reports" / machine
     if not (report / "results.json").exists():
         raise SystemExit(f"measure: {report}/results.json does not exist (run `qbb compare`)")
-    engines = {name: build(*how) for name, how in BUILDS.items()}
-    backends = available_backends()
+    engines = {name: build(*how) for name, how in BUILDS.items()}  # name -> qbb binary
+    backends = available_backends(engines["run-time dispatch"])
     rows = []
     for title, position, depth in POSITIONS:
         for backend in backends:
@@ -112,7 +98,8 @@ def main(argv):
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "load": " ".join(Path("/proc/loadavg").read_text().split()[:3]),
         "command": "python3 book/tools/measure_dispatch.py " + " ".join(argv[1:]),
-        "method": f"UCI `go perft`, bulk counting, one thread; {runs} runs per build, alternating",
+        "method": f"`qbb perft DEPTH --fen FEN --backend NAME --json`, bulk counting, one thread; "
+        f"{runs} runs per build, alternating",
         "rows": rows,
     }
     (report / "dispatch.json").write_text(json.dumps(result, indent=1) + "\n")
