@@ -15,40 +15,6 @@ use super::vector::{A, B, C, load_quad_512, qwords, splat, store_quad};
 use crate::quad::Quad;
 use crate::repr::{ClassicalBoard, DenseBoard, HexSets, PieceSets};
 
-/// `vpermt2q` indices over (planes, complements): lane `i` takes plane `plane` where bit `plane`
-/// of `codes[i]` is set and its complement where it is clear. ANDing the selections of several
-/// planes leaves the squares whose nibble agrees with `codes[i]` on those planes.
-const fn minterm_operand(codes: [u8; 8], plane: u8) -> [u64; 8] {
-    let mut index = [0; 8];
-    let mut lane = 0;
-    while lane < 8 {
-        let complement = if codes[lane] >> plane & 1 == 1 { 0 } else { 8 };
-        index[lane] = (complement + plane) as u64;
-        lane += 1;
-    }
-    index
-}
-
-/// Each lane's operand: one plane or its complement, as `index` says.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn select(planes: __m512i, complements: __m512i, index: &[u64; 8]) -> __m512i {
-    _mm512_permutex2var_epi64(planes, qwords(index), complements)
-}
-
-/// The planes in lanes 0..3 and their complements.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn planes_and_complements(quad: &Quad) -> (__m512i, __m512i) {
-    let planes = load_quad_512(quad);
-    (
-        planes,
-        _mm512_ternarylogic_epi64::<{ !A & 0xFF }>(planes, planes, planes),
-    )
-}
-
 // ANCHOR: piece_sets
 /// Operands of the eight sets after black and white, lane by lane:
 /// `[occupied, odd, pawns, knights, bishops, rooks, queens, kings]`. Index 8 is a lane of ones.
@@ -87,6 +53,40 @@ pub(super) fn piece_sets(quad: &Quad) -> PieceSets {
 // ANCHOR_END: piece_sets
 
 // ANCHOR: hex_sets
+/// `vpermt2q` indices over (planes, complements): lane `i` takes plane `plane` where bit `plane`
+/// of `codes[i]` is set and its complement where it is clear. ANDing the selections of several
+/// planes leaves the squares whose nibble agrees with `codes[i]` on those planes.
+const fn minterm_operand(codes: [u8; 8], plane: u8) -> [u64; 8] {
+    let mut index = [0; 8];
+    let mut lane = 0;
+    while lane < 8 {
+        let complement = if codes[lane] >> plane & 1 == 1 { 0 } else { 8 };
+        index[lane] = (complement + plane) as u64;
+        lane += 1;
+    }
+    index
+}
+
+/// Each lane's operand: one plane or its complement, as `index` says.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
+#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn select(planes: __m512i, complements: __m512i, index: &[u64; 8]) -> __m512i {
+    _mm512_permutex2var_epi64(planes, qwords(index), complements)
+}
+
+/// The planes in lanes 0..3 and their complements.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
+#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn planes_and_complements(quad: &Quad) -> (__m512i, __m512i) {
+    let planes = load_quad_512(quad);
+    (
+        planes,
+        _mm512_ternarylogic_epi64::<{ !A & 0xFF }>(planes, planes, planes),
+    )
+}
+
 /// Lane `c` selects, in each of planes 0..2, the plane or its complement as bit `p` of `c` says.
 const HEX_CODES: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
 const HEX_OPERANDS: [[u64; 8]; 3] = [

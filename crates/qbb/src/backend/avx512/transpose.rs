@@ -13,7 +13,7 @@ use super::vector::{bytes, load_quad_512, store_quad};
 use crate::quad::Quad;
 use crate::repr::{Mailbox, NibbleBoard};
 
-// ANCHOR: gfni_transpose
+// ANCHOR: to_mailbox
 /// Byte `j` = `1 << j`.
 const COLUMN_SELECTORS: u64 = 0x8040_2010_0804_0201;
 
@@ -28,9 +28,7 @@ const COLUMN_SELECTORS: u64 = 0x8040_2010_0804_0201;
 fn transpose_lanes(rows: __m512i) -> __m512i {
     _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(COLUMN_SELECTORS as i64), rows)
 }
-// ANCHOR_END: gfni_transpose
 
-// ANCHOR: to_mailbox
 /// `vpermb` indices: in lane `r`, row `7 - p` is byte `r` of plane `p` (quad byte `8p + r`).
 /// Rows 0..3 would be planes 4..7, which do not exist: the write mask `0xF0` of each lane zeroes
 /// them, so the high nibble of every mailbox byte is 0.
