@@ -25,8 +25,6 @@ use crate::square::Square;
 pub mod scalar;
 pub mod swar;
 
-mod scaffold;
-
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
