@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
+use qbb::backend::Unavailable;
 use qbb::{BackendKind, Routine, Support};
 use serde::Serialize;
 use tabled::settings::Style;
@@ -18,6 +19,8 @@ pub struct Args {
 /// One backend as `--json` prints it.
 #[derive(Debug, Serialize)]
 struct BackendInfo {
+    #[serde(skip)]
+    kind: BackendKind,
     name: &'static str,
     instruction_sets: &'static str,
     available: bool,
@@ -42,6 +45,7 @@ fn collect() -> Vec<BackendInfo> {
                 .filter_map(|&r| kind.support(r).map(|s| (r.id(), s.to_string())))
                 .collect();
             BackendInfo {
+                kind,
                 name: kind.name(),
                 instruction_sets: kind.instruction_sets(),
                 available: availability.is_ok(),
@@ -77,9 +81,17 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             b.name.to_string()
         },
         instruction_sets: b.instruction_sets,
-        available: match &b.unavailable_because {
-            None => "available".to_string(),
-            Some(why) => format!("no: {why}"),
+        available: match b.kind.availability() {
+            Ok(()) => "available".to_string(),
+            Err(Unavailable::MissingFeatures(missing)) if missing.len() > 2 => {
+                format!(
+                    "no: CPU lacks {} and {} more",
+                    missing[0],
+                    missing.len() - 1
+                )
+            }
+            Err(Unavailable::NotBuilt(_)) => "no: not built (see --json)".to_string(),
+            Err(why) => format!("no: {why}"),
         },
         native: if b.built {
             let native = b.routines.values().filter(|s| *s == "native").count();
