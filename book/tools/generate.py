@@ -453,6 +453,27 @@ def dispatch_table(d, path):
     return text
 
 
+def wall_table(d, path):
+    source = f"reports/{d['machine']}/{path.name}"
+    text = HEADER.format(source=f"`{source}`")
+    text += (
+        "| routine | scalar, inlined (ns) | avx2 inside the region (ns) | avx2 across the wall (ns) "
+        "| across / inside |\n| --- | ---: | ---: | ---: | ---: |\n"
+    )
+    by = {(r["routine"], r["variant"]): r["ns_per_call"] for r in d["wall"]}
+    for routine in dict.fromkeys(r["routine"] for r in d["wall"]):
+        scalar, inside, across = (by[(routine, v)] for v in ("scalar", "avx2-inside", "avx2-across"))
+        text += (
+            f"| `{routine}` | {format_ns(scalar)} | {format_ns(inside)} | {format_ns(across)} | "
+            f"{format_ratio(across / inside)}× |\n"
+        )
+    text += (
+        f"\nNanoseconds per call, criterion's median over one pass of the corpus per iteration. "
+        f"Measured on {d['cpu']}, {d['rustc']}, {d['date']}; by `{d['wall_command']}`.\n"
+    )
+    return text
+
+
 def results(report_dir):
     report_dir = Path(report_dir)
     report = json.loads((report_dir / "results.json").read_text())
@@ -551,7 +572,9 @@ def results(report_dir):
             f"generate: {dispatch_file} is missing: run "
             f"`python3 book/tools/measure_dispatch.py {machine_id}`"
         )
-    write(out / "dispatch.md", dispatch_table(json.loads(dispatch_file.read_text()), dispatch_file))
+    dispatch = json.loads(dispatch_file.read_text())
+    write(out / "dispatch.md", dispatch_table(dispatch, dispatch_file))
+    write(out / "wall.md", wall_table(dispatch, dispatch_file))
 
     # The charts, as the lab drew them.
     charts = OUT / "charts"

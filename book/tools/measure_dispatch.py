@@ -9,6 +9,11 @@ engine's perft through `qbb perft --json` on the start position (depth 6) and Ki
 with every backend this CPU has, alternating the two builds RUNS times (default 5). Writes reports/MACHINE/dispatch.json, which
 book/generate.sh turns into the table of the dispatch chapter. MACHINE is the folder `qbb compare`
 wrote (reports/<machine>/results.json must exist, so that both files describe the same machine).
+
+Then runs `cargo bench -p qbb-benches --bench wall` (criterion): piece_sets and flip of the AVX2
+backend called from a loop inside its feature region and from the same loop compiled for the
+baseline, across the wall, with the scalar reference as the yardstick; their medians go into the
+same file.
 """
 
 import json
@@ -54,6 +59,29 @@ def available_backends(qbb):
         [str(qbb), "backends", "--json"], cwd=REPO, check=True, capture_output=True, text=True
     ).stdout
     return [b["name"] for b in json.loads(out) if b["available"]]
+
+
+def wall_bench():
+    """Runs the criterion bench of the wall and reads back its medians, in ns per call."""
+    subprocess.run(
+        ["cargo", "bench", "--quiet", "-p", "qbb-benches", "--bench", "wall"], cwd=REPO, check=True
+    )
+    rows = []
+    for group in ("wall-piece-sets", "wall-flip"):
+        for variant in ("scalar", "avx2-inside", "avx2-across"):
+            folder = REPO / "target" / "criterion" / group / variant / "new"
+            estimates = json.loads((folder / "estimates.json").read_text())
+            calls = json.loads((folder / "benchmark.json").read_text())["throughput"]["Elements"]
+            rows.append({
+                "routine": group.removeprefix("wall-").replace("-", "_"),
+                "variant": variant,
+                "ns_per_call": estimates["median"]["point_estimate"] / calls,
+                "ns_per_call_ci": [
+                    estimates["median"]["confidence_interval"]["lower_bound"] / calls,
+                    estimates["median"]["confidence_interval"]["upper_bound"] / calls,
+                ],
+            })
+    return rows
 
 
 def main(argv):
@@ -102,6 +130,8 @@ def main(argv):
         f"{runs} runs per build, alternating",
         "rows": rows,
     }
+    result["wall"] = wall_bench()
+    result["wall_command"] = "cargo bench -p qbb-benches --bench wall"
     (report / "dispatch.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"measure: wrote {report / 'dispatch.json'}", file=sys.stderr)
 
