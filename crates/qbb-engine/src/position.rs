@@ -34,7 +34,11 @@ pub(crate) const fn their_code(type_bits: u32) -> u8 {
 }
 
 /// A chess position (standard or Chess960), small enough to copy at every move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+///
+/// Two positions are equal when the board, the rights, the side to move and the clocks are: the
+/// Chess960 flag only says how the position was written (a Chess960 game whose castling rights are
+/// gone cannot be told from standard chess, and its FEN does not tell).
+#[derive(Copy, Clone, Debug)]
 pub struct Position {
     /// Relative orientation: plane 0 = the side to move's pieces, its first rank at the bottom.
     pub(crate) quad: Quad,
@@ -51,6 +55,30 @@ pub struct Position {
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
 }
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        let Position {
+            quad,
+            hash,
+            castle_files,
+            ep_file,
+            side,
+            chess960: _,
+            halfmove,
+            fullmove,
+        } = *self;
+        quad == other.quad
+            && hash == other.hash
+            && castle_files == other.castle_files
+            && ep_file == other.ep_file
+            && side == other.side
+            && halfmove == other.halfmove
+            && fullmove == other.fullmove
+    }
+}
+
+impl Eq for Position {}
 
 impl Position {
     /// The standard start position.

@@ -85,3 +85,81 @@ fn tricky_suite_to_depth_4() {
         bulk: true,
     });
 }
+
+#[test]
+fn random_suite_to_depth_3() {
+    check_on_every_backend(Check {
+        suite: Suite::Random,
+        depth: 3,
+        step: 1,
+        bulk: true,
+    });
+}
+
+#[test]
+fn fischer_suite_sample_to_depth_4() {
+    check_on_every_backend(Check {
+        suite: Suite::Fischer,
+        depth: 4,
+        step: 8,
+        bulk: true,
+    });
+}
+
+/// Without bulk counting every leaf move is made: the same counts, through make-move.
+#[test]
+fn standard_suite_without_bulk_counting_to_depth_3() {
+    check_on_every_backend(Check {
+        suite: Suite::Standard,
+        depth: 3,
+        step: 1,
+        bulk: false,
+    });
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// Counts of one position to a depth, bulk and not, single- and multi-threaded, and by divide.
+struct Deep {
+    fen: &'static str,
+    depth: u32,
+}
+
+impl BackendTask for Deep {
+    type Output = [u64; 3];
+
+    fn run<B: Backend>(self, b: B) -> [u64; 3] {
+        let pos = Position::from_fen(self.fen).expect("valid FEN");
+        let divided: u64 = qbb_engine::divide(b, &pos, self.depth, true)
+            .iter()
+            .map(|&(_, n)| n)
+            .sum();
+        let threaded =
+            qbb_engine::perft_threads(b, &pos, self.depth, true, 2).expect("two threads start");
+        [perft(b, &pos, self.depth, true), divided, threaded]
+    }
+}
+
+#[test]
+fn start_position_and_kiwipete_to_depth_5() {
+    for kind in available() {
+        let start = qbb::run_on(
+            kind,
+            Deep {
+                fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                depth: 5,
+            },
+        )
+        .unwrap();
+        assert_eq!(start, [4_865_609; 3], "{kind}: start position");
+        let kiwipete = qbb::run_on(
+            kind,
+            Deep {
+                fen: KIWIPETE,
+                depth: 5,
+            },
+        )
+        .unwrap();
+        assert_eq!(kiwipete, [193_690_690; 3], "{kind}: Kiwipete");
+    }
+}

@@ -1,0 +1,274 @@
+//! Perft side by side: the engine on every backend this CPU runs, cozy-chess and shakmaty, on the
+//! same positions in the same run, single thread.
+//!
+//! `cargo bench -p qbb-benches --bench perft` runs every case `QBB_PERFT_ROUNDS` times (default 5),
+//! the runners interleaved within each round so that a noisy moment hurts them alike, and keeps the
+//! best time of each. A command-line word filters the runners or cases by name
+//! (`cargo bench --bench perft -- avx2`). With `QBB_PERFT_JSON=path` the results are also written
+//! as JSON.
+//!
+//! Bulk counting counts the last ply's moves without playing them (all three do it the same way);
+//! without bulk counting every leaf move is made, its child kept observable with `black_box`.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use qbb::{Backend, BackendKind, BackendTask};
+use shakmaty::Position as _;
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[derive(Clone, Copy)]
+struct Case {
+    name: &'static str,
+    fen: &'static str,
+    depth: u32,
+    bulk: bool,
+}
+
+const CASES: [Case; 4] = [
+    Case {
+        name: "startpos d6 bulk",
+        fen: START,
+        depth: 6,
+        bulk: true,
+    },
+    Case {
+        name: "kiwipete d5 bulk",
+        fen: KIWIPETE,
+        depth: 5,
+        bulk: true,
+    },
+    Case {
+        name: "startpos d5 no-bulk",
+        fen: START,
+        depth: 5,
+        bulk: false,
+    },
+    Case {
+        name: "kiwipete d4 no-bulk",
+        fen: KIWIPETE,
+        depth: 4,
+        bulk: false,
+    },
+];
+
+#[derive(Clone, Copy, PartialEq)]
+enum Runner {
+    Engine(BackendKind),
+    Cozy,
+    Shakmaty,
+}
+
+impl Runner {
+    fn name(self) -> String {
+        match self {
+            Runner::Engine(kind) => format!("qbb-engine {kind}"),
+            Runner::Cozy => "cozy-chess".to_string(),
+            Runner::Shakmaty => "shakmaty".to_string(),
+        }
+    }
+
+    /// Node count and time of one perft.
+    fn run(self, case: Case) -> (u64, Duration) {
+        match self {
+            Runner::Engine(kind) => {
+                let pos = qbb_engine::Position::from_fen(case.fen).expect("bench FENs parse");
+                qbb::run_on(kind, EnginePerft { pos, case }).expect("available backend")
+            }
+            Runner::Cozy => {
+                let board = cozy_chess::Board::from_fen(case.fen, false).expect("bench FENs parse");
+                timed(|| cozy_perft(&board, case.depth, case.bulk))
+            }
+            Runner::Shakmaty => {
+                let pos: shakmaty::Chess = shakmaty::fen::Fen::from_ascii(case.fen.as_bytes())
+                    .expect("bench FENs parse")
+                    .into_position(shakmaty::CastlingMode::Standard)
+                    .expect("bench FENs are legal");
+                timed(|| {
+                    if case.bulk {
+                        shakmaty::perft(&pos, case.depth)
+                    } else {
+                        shakmaty_perft_no_bulk(&pos, case.depth)
+                    }
+                })
+            }
+        }
+    }
+}
+
+fn timed(f: impl FnOnce() -> u64) -> (u64, Duration) {
+    let start = Instant::now();
+    let nodes = f();
+    (nodes, start.elapsed())
+}
+
+/// The engine's perft, timed inside the backend's feature region (the dispatch is not timed).
+struct EnginePerft {
+    pos: qbb_engine::Position,
+    case: Case,
+}
+
+impl BackendTask for EnginePerft {
+    type Output = (u64, Duration);
+    fn run<B: Backend>(self, b: B) -> (u64, Duration) {
+        timed(|| qbb_engine::perft(b, &self.pos, self.case.depth, self.case.bulk))
+    }
+}
+
+fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    board.generate_moves(|moves| {
+        if bulk && depth == 1 {
+            nodes += moves.len() as u64;
+        } else {
+            for mv in moves {
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                nodes += if depth == 1 {
+                    black_box(&child);
+                    1
+                } else {
+                    cozy_perft(&child, depth - 1, bulk)
+                };
+            }
+        }
+        false
+    });
+    nodes
+}
+
+fn shakmaty_perft_no_bulk(pos: &shakmaty::Chess, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|&mv| {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            if depth == 1 {
+                black_box(&child);
+                1
+            } else {
+                shakmaty_perft_no_bulk(&child, depth - 1)
+            }
+        })
+        .sum()
+}
+
+fn cpu_name() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|name| name.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string())
+}
+
+fn main() {
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let rounds: usize = std::env::var("QBB_PERFT_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(5);
+    let mut runners: Vec<Runner> = BackendKind::ALL
+        .into_iter()
+        .filter(|k| k.is_available())
+        .map(Runner::Engine)
+        .collect();
+    runners.extend([Runner::Cozy, Runner::Shakmaty]);
+    let wanted = |case: &Case, runner: Runner| {
+        filter.is_empty()
+            || filter
+                .iter()
+                .any(|f| case.name.contains(f.as_str()) || runner.name().contains(f.as_str()))
+    };
+
+    // best[case][runner] = (nodes, best time)
+    let mut best: Vec<Vec<Option<(u64, Duration)>>> = vec![vec![None; runners.len()]; CASES.len()];
+    for round in 1..=rounds {
+        eprintln!("round {round}/{rounds}");
+        for (c, case) in CASES.iter().enumerate() {
+            for (r, &runner) in runners.iter().enumerate() {
+                if !wanted(case, runner) {
+                    continue;
+                }
+                let (nodes, time) = runner.run(*case);
+                let entry = &mut best[c][r];
+                if let Some((n, _)) = entry {
+                    assert_eq!(
+                        *n,
+                        nodes,
+                        "{} {}: node counts differ",
+                        runner.name(),
+                        case.name
+                    );
+                }
+                if entry.is_none_or(|(_, t)| time < t) {
+                    *entry = Some((nodes, time));
+                }
+            }
+        }
+    }
+
+    println!(
+        "perft, single thread, best of {rounds} rounds, on {}",
+        cpu_name()
+    );
+    println!();
+    println!("| case | runner | nodes | seconds | Mnps | vs cozy-chess | vs shakmaty |");
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+    let mut json = Vec::new();
+    let cozy = runners.iter().position(|&r| r == Runner::Cozy);
+    let shak = runners.iter().position(|&r| r == Runner::Shakmaty);
+    for (c, case) in CASES.iter().enumerate() {
+        let mnps = |r: Option<usize>| {
+            r.and_then(|r| best[c][r])
+                .map(|(n, t)| n as f64 / t.as_secs_f64() / 1e6)
+        };
+        for (r, runner) in runners.iter().enumerate() {
+            let Some((nodes, time)) = best[c][r] else {
+                continue;
+            };
+            let speed = nodes as f64 / time.as_secs_f64() / 1e6;
+            let ratio =
+                |peer: Option<f64>| peer.map_or("-".to_string(), |p| format!("{:.2}", speed / p));
+            println!(
+                "| {} | {} | {nodes} | {:.3} | {speed:.1} | {} | {} |",
+                case.name,
+                runner.name(),
+                time.as_secs_f64(),
+                ratio(mnps(cozy)),
+                ratio(mnps(shak)),
+            );
+            json.push(format!(
+                "{{\"case\":\"{}\",\"runner\":\"{}\",\"nodes\":{nodes},\"seconds\":{:.6},\"mnps\":{speed:.2}}}",
+                case.name,
+                runner.name(),
+                time.as_secs_f64()
+            ));
+        }
+    }
+    if let Ok(path) = std::env::var("QBB_PERFT_JSON") {
+        let text = format!(
+            "{{\"cpu\":\"{}\",\"rounds\":{rounds},\"results\":[\n{}\n]}}\n",
+            cpu_name(),
+            json.join(",\n")
+        );
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("cannot write {path}: {e}");
+            std::process::exit(1);
+        }
+    }
+}
