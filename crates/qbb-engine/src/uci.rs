@@ -79,6 +79,10 @@ impl std::fmt::Debug for Uci {
 
 struct RunningSearch {
     stop: Arc<AtomicBool>,
+    /// Set by the search thread just before it writes `bestmove`, once it has let go of the
+    /// searcher: from then on the GUI may send the next `position` and `go`, and they must be
+    /// served, even if the thread has not quite ended yet.
+    answered: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
 
@@ -365,17 +369,29 @@ impl Uci {
         let searcher = Arc::clone(&self.searcher);
         let out = Arc::clone(&self.out);
         let backend = self.backend;
+        let answered = Arc::new(AtomicBool::new(false));
+        let done = Arc::clone(&answered);
         let spawned = thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || match work {
-                Work::Search(limits) => {
-                    search_and_answer(backend, &searcher, SearchJob { limits, ..job }, &out)
-                }
-                Work::Perft(depth) => perft_and_answer(backend, &job.position, depth, &out),
+            .spawn(move || {
+                let answer = match work {
+                    Work::Search(limits) => {
+                        search(backend, &searcher, SearchJob { limits, ..job }, &out)
+                    }
+                    Work::Perft(depth) => perft_lines(backend, &job.position, depth, &out),
+                };
+                done.store(true, Ordering::Release);
+                out(&answer);
             });
         match spawned {
-            Ok(handle) => self.running = Some(RunningSearch { stop, handle }),
+            Ok(handle) => {
+                self.running = Some(RunningSearch {
+                    stop,
+                    answered,
+                    handle,
+                })
+            }
             Err(e) => self.explain(&format!("cannot start the search thread: {e}")),
         }
     }
@@ -401,7 +417,7 @@ impl Uci {
         if self
             .running
             .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
+            .is_some_and(|r| r.answered.load(Ordering::Acquire))
         {
             self.wait_for_search();
         }
@@ -419,13 +435,14 @@ enum Work {
     Perft(u32),
 }
 
-/// Searches and writes `info` lines and the `bestmove`; whatever happens, a `bestmove` goes out.
-fn search_and_answer(
+/// Searches, writing `info` lines, and returns the `bestmove` line (there is one, whatever
+/// happens). The searcher is released when this returns.
+fn search(
     backend: BackendKind,
     searcher: &Mutex<Searcher>,
     job: SearchJob,
     out: &Output,
-) {
+) -> String {
     let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
         run_on(
@@ -437,7 +454,7 @@ fn search_and_answer(
             },
         )
     }));
-    let answer = match outcome {
+    match outcome {
         Ok(Ok(result)) => bestmove_line(&result),
         Ok(Err(e)) => {
             out(&format!("info string search refused: {e}"));
@@ -457,8 +474,7 @@ fn search_and_answer(
                 _ => "bestmove (none)".to_string(),
             }
         }
-    };
-    out(&answer);
+    }
 }
 
 fn bestmove_line(result: &SearchResult) -> String {
@@ -488,8 +504,8 @@ pub fn info_line(report: &Report) -> String {
     line
 }
 
-/// `go perft N`: the leaf count under each legal move, then the total.
-fn perft_and_answer(backend: BackendKind, pos: &Position, depth: u32, out: &Output) {
+/// `go perft N`: writes the leaf count under each legal move and returns the total's line.
+fn perft_lines(backend: BackendKind, pos: &Position, depth: u32, out: &Output) -> String {
     let started = Instant::now();
     match run_on(backend, Divide { pos, depth }) {
         Ok(counts) => {
@@ -506,9 +522,9 @@ fn perft_and_answer(backend: BackendKind, pos: &Position, depth: u32, out: &Outp
                 "info string perft {depth}: {total} nodes in {seconds:.3} s ({:.1} Mnps)",
                 total as f64 / seconds.max(1e-9) / 1e6
             ));
-            out(&format!("Nodes searched: {total}"));
+            format!("Nodes searched: {total}")
         }
-        Err(e) => out(&format!("info string perft refused: {e}")),
+        Err(e) => format!("info string perft refused: {e}"),
     }
 }
 
@@ -996,6 +1012,35 @@ mod tests {
         assert_eq!(parse_go(&["mate", "2"]).unwrap().0.depth, Some(3));
         assert!(parse_go(&["nodes", "1e6"]).is_err());
         assert!(parse_go(&["movetime"]).is_err());
+    }
+
+    #[test]
+    fn the_next_go_is_served_as_soon_as_bestmove_is_out() {
+        let (mut uci, lines) = engine();
+        for round in 0..20 {
+            uci.handle("position startpos");
+            uci.handle("go depth 1");
+            // Answer the moment the bestmove appears, as a GUI does (the thread may still be
+            // ending).
+            while !lines
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|l| l.starts_with("bestmove"))
+            {
+                thread::yield_now();
+            }
+            lines.lock().unwrap().clear();
+            uci.handle("position startpos moves e2e4");
+            assert_eq!(uci.position.fullmove_number(), 1, "round {round}");
+            assert_eq!(
+                uci.position.side_to_move(),
+                qbb::Color::Black,
+                "round {round}"
+            );
+        }
+        uci.wait_for_search();
+        assert!(lines.lock().unwrap().iter().all(|l| !l.contains("ignored")));
     }
 
     #[test]
