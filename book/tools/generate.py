@@ -455,21 +455,47 @@ def dispatch_table(d, path):
 
 def wall_table(d, path):
     source = f"reports/{d['machine']}/{path.name}"
+    wall = d["wall"]
     text = HEADER.format(source=f"`{source}`")
     text += (
         "| routine | scalar, inlined (ns) | avx2 inside the region (ns) | avx2 across the wall (ns) "
         "| across / inside |\n| --- | ---: | ---: | ---: | ---: |\n"
     )
-    by = {(r["routine"], r["variant"]): r["ns_per_call"] for r in d["wall"]}
-    for routine in dict.fromkeys(r["routine"] for r in d["wall"]):
+    by = {(r["routine"], r["variant"]): r for r in wall["results"]}
+    cell = lambda r: f"{format_ns(r['ns_per_call'])} ({format_ns(r['fastest'])} – {format_ns(r['slowest'])})"
+    for routine in dict.fromkeys(r["routine"] for r in wall["results"]):
         scalar, inside, across = (by[(routine, v)] for v in ("scalar", "avx2-inside", "avx2-across"))
         text += (
-            f"| `{routine}` | {format_ns(scalar)} | {format_ns(inside)} | {format_ns(across)} | "
-            f"{format_ratio(across / inside)}× |\n"
+            f"| `{routine}` | {cell(scalar)} | {cell(inside)} | {cell(across)} | "
+            f"{format_ratio(across['ns_per_call'] / inside['ns_per_call'])}× |\n"
         )
     text += (
-        f"\nNanoseconds per call, criterion's median over one pass of the corpus per iteration. "
+        f"\nNanoseconds per call over {wall['positions']} positions, median of {wall['rounds']} "
+        f"rounds (fastest – slowest in brackets), the variants interleaved in every round. "
         f"Measured on {d['cpu']}, {d['rustc']}, {d['date']}; by `{d['wall_command']}`.\n"
+    )
+    return text
+
+
+def perft_table(p, path, machine_id):
+    source = f"reports/{machine_id}/{path.name}"
+    text = HEADER.format(source=f"`{source}`")
+    rows = p["results"]
+    speed = {(r["case"], r["runner"]): r["mnps"] for r in rows}
+    text += "| case | runner | nodes | Mnps | vs cozy-chess | vs shakmaty |\n"
+    text += "| --- | --- | ---: | ---: | ---: | ---: |\n"
+    for r in rows:
+        cozy = speed.get((r["case"], "cozy-chess"))
+        shak = speed.get((r["case"], "shakmaty"))
+        ratio = lambda peer: f"{r['mnps'] / peer:.2f}" if peer else ""
+        text += (
+            f"| {r['case']} | {r['runner']} | {r['nodes']} | {r['mnps']:.1f} | {ratio(cozy)} | "
+            f"{ratio(shak)} |\n"
+        )
+    text += (
+        f"\nMillions of leaf nodes per second, single thread, best of {p['rounds']} rounds with the "
+        f"runners interleaved; \"bulk\" counts the last ply's moves without playing them. "
+        f"Measured on {p['cpu']}, {p['rustc']}, {p['date']}; by `{p['command']}`.\n"
     )
     return text
 
@@ -570,11 +596,17 @@ def results(report_dir):
     if not dispatch_file.exists():
         raise SystemExit(
             f"generate: {dispatch_file} is missing: run "
-            f"`python3 book/tools/measure_dispatch.py {machine_id}`"
+            f"`python3 book/tools/measure.py {machine_id}`"
         )
     dispatch = json.loads(dispatch_file.read_text())
     write(out / "dispatch.md", dispatch_table(dispatch, dispatch_file))
     write(out / "wall.md", wall_table(dispatch, dispatch_file))
+    perft_file = report_dir / "perft.json"
+    if not perft_file.exists():
+        raise SystemExit(
+            f"generate: {perft_file} is missing: run `python3 book/tools/measure.py {machine_id}`"
+        )
+    write(out / "perft.md", perft_table(json.loads(perft_file.read_text()), perft_file, machine_id))
 
     # The charts, as the lab drew them.
     charts = OUT / "charts"

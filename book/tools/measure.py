@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
-"""Measures the engine with run-time dispatch against the same engine compiled for this CPU.
+"""The measurements the book needs beyond `qbb compare`, for one machine:
 
-    python3 book/tools/measure_dispatch.py MACHINE [RUNS]
+    python3 book/tools/measure.py MACHINE [RUNS]
 
-Builds the lab twice — as shipped (x86-64 baseline, each backend entered through its feature
-region) and with RUSTFLAGS="-C target-cpu=native" (no feature boundary anywhere) — and runs the
-engine's perft through `qbb perft --json` on the start position (depth 6) and Kiwipete (depth 5)
-with every backend this CPU has, alternating the two builds RUNS times (default 5). Writes reports/MACHINE/dispatch.json, which
-book/generate.sh turns into the table of the dispatch chapter. MACHINE is the folder `qbb compare`
-wrote (reports/<machine>/results.json must exist, so that both files describe the same machine).
+1. Run-time dispatch against a native build: builds the lab twice — as shipped (x86-64 baseline,
+   each backend entered through its feature region) and with RUSTFLAGS="-C target-cpu=native" (no
+   feature boundary anywhere) — and runs the engine's perft through `qbb perft --json` on the start
+   position (depth 6) and Kiwipete (depth 5) with every backend this CPU has, alternating the two
+   builds RUNS times (default 5).
+2. The inlining wall: `cargo bench -p qbb-benches --bench wall`, small AVX2 routines called from a
+   loop inside their feature region and from the same loop compiled for the baseline.
+3. Perft against the Rust chess crates: `cargo bench -p qbb-benches --bench perft`, the engine on
+   every backend next to cozy-chess and shakmaty.
 
-Then runs `cargo bench -p qbb-benches --bench wall` (criterion): piece_sets and flip of the AVX2
-backend called from a loop inside its feature region and from the same loop compiled for the
-baseline, across the wall, with the scalar reference as the yardstick; their medians go into the
-same file.
+Writes reports/MACHINE/dispatch.json (1 and 2) and reports/MACHINE/perft.json (3), which
+book/generate.sh turns into the tables of the dispatch and engine chapters. MACHINE is the folder
+`qbb compare` wrote (reports/<machine>/results.json must exist, so that all files describe the
+same machine).
 """
 
 import json
@@ -61,27 +64,34 @@ def available_backends(qbb):
     return [b["name"] for b in json.loads(out) if b["available"]]
 
 
-def wall_bench():
-    """Runs the criterion bench of the wall and reads back its medians, in ns per call."""
+def wall_bench(report):
+    """The wall bench, its JSON written next to the report and read back."""
+    path = report / "wall.json"
     subprocess.run(
-        ["cargo", "bench", "--quiet", "-p", "qbb-benches", "--bench", "wall"], cwd=REPO, check=True
+        ["cargo", "bench", "--quiet", "-p", "qbb-benches", "--bench", "wall"],
+        cwd=REPO, check=True, env=dict(os.environ, QBB_WALL_JSON=str(path)),
     )
-    rows = []
-    for group in ("wall-piece-sets", "wall-flip"):
-        for variant in ("scalar", "avx2-inside", "avx2-across"):
-            folder = REPO / "target" / "criterion" / group / variant / "new"
-            estimates = json.loads((folder / "estimates.json").read_text())
-            calls = json.loads((folder / "benchmark.json").read_text())["throughput"]["Elements"]
-            rows.append({
-                "routine": group.removeprefix("wall-").replace("-", "_"),
-                "variant": variant,
-                "ns_per_call": estimates["median"]["point_estimate"] / calls,
-                "ns_per_call_ci": [
-                    estimates["median"]["confidence_interval"]["lower_bound"] / calls,
-                    estimates["median"]["confidence_interval"]["upper_bound"] / calls,
-                ],
-            })
-    return rows
+    wall = json.loads(path.read_text())
+    path.unlink()
+    return wall
+
+
+def perft_peers(report):
+    """The perft bench against cozy-chess and shakmaty, its JSON kept in the report."""
+    path = report / "perft.json"
+    subprocess.run(
+        ["cargo", "bench", "--quiet", "-p", "qbb-benches", "--bench", "perft"],
+        cwd=REPO, check=True, env=dict(os.environ, QBB_PERFT_JSON=str(path)),
+    )
+    data = json.loads(path.read_text())
+    data["command"] = "cargo bench -p qbb-benches --bench perft"
+    data["date"] = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    data["rustc"] = rustc_version()
+    path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+def rustc_version():
+    return subprocess.run(["rustc", "--version"], capture_output=True, text=True).stdout.strip()
 
 
 def main(argv):
@@ -118,22 +128,24 @@ def main(argv):
         (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
          if line.startswith("model name")), "unknown CPU",
     )
-    rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True).stdout.strip()
+    rustc = rustc_version()
     result = {
         "machine": machine,
         "cpu": cpu,
         "rustc": rustc,
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "load": " ".join(Path("/proc/loadavg").read_text().split()[:3]),
-        "command": "python3 book/tools/measure_dispatch.py " + " ".join(argv[1:]),
+        "command": "python3 book/tools/measure.py " + " ".join(argv[1:]),
         "method": f"`qbb perft DEPTH --fen FEN --backend NAME --json`, bulk counting, one thread; "
         f"{runs} runs per build, alternating",
         "rows": rows,
     }
-    result["wall"] = wall_bench()
+    result["wall"] = wall_bench(report)
     result["wall_command"] = "cargo bench -p qbb-benches --bench wall"
     (report / "dispatch.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"measure: wrote {report / 'dispatch.json'}", file=sys.stderr)
+    perft_peers(report)
+    print(f"measure: wrote {report / 'perft.json'}", file=sys.stderr)
 
 
 if __name__ == "__main__":
