@@ -13,6 +13,7 @@ use crate::direction::Direction;
 use crate::king_safety::{KingSafety, SliderPosition};
 use crate::quad::Quad;
 
+// ANCHOR: occluded_fills
 /// Both lanes moved by `N` squares, towards higher squares if `UP` (a constant, so the
 /// immediate form of `psllq`/`psrlq`).
 #[inline]
@@ -25,7 +26,6 @@ fn step<const UP: bool, const N: i32>(x: __m128i) -> __m128i {
     }
 }
 
-// ANCHOR: occluded_fills
 /// Kogge-Stone over `K` registers of generators with one propagator: three doubling steps of
 /// `S`, `2S` and `4S` squares, the propagator's own steps paid once for all registers. With `ray`
 /// the fill goes one step further, onto the blocker.

@@ -8,6 +8,7 @@ use std::arch::x86_64::*;
 use std::mem::{size_of, transmute_copy};
 
 use crate::quad::Quad;
+use crate::repr::PieceSets;
 
 /// Plain integer data: any bit pattern is a valid value, and there is no padding.
 ///
@@ -26,6 +27,8 @@ unsafe impl<const N: usize> Plain for [i16; N] {}
 unsafe impl<const N: usize> Plain for [__m128i; N] {}
 // SAFETY: an integer vector: 16 bytes, every bit pattern valid.
 unsafe impl Plain for __m128i {}
+// SAFETY: `repr(C)`: ten `u64` in declaration order, 80 bytes, no padding.
+unsafe impl Plain for PieceSets {}
 
 /// The same bytes seen as another plain type of the same size (a register move or a load/store,
 /// never a conversion).

@@ -10,6 +10,7 @@ use super::lanes::{cast, load, swap_lanes, to_quad};
 use crate::quad::Quad;
 use crate::repr::{ClassicalBoard, DenseBoard, HexSets, PieceSets};
 
+// ANCHOR: piece_sets
 /// `_mm_shuffle_pd` on integer lanes: lane 0 from `a`, lane 1 from `b`, each chosen by a bit of
 /// `IMM` (bit 0 for `a`, bit 1 for `b`; 0 = lane 0, 1 = lane 1).
 #[inline]
@@ -21,7 +22,6 @@ fn pick<const IMM: i32>(a: __m128i, b: __m128i) -> __m128i {
     ))
 }
 
-// ANCHOR: piece_sets
 /// The article's formulas, two sets per instruction: each output pair is laid out as the struct
 /// stores it (`[black, white]`, `[occupied, odd]`, `[pawns, knights]`, `[bishops, rooks]`,
 /// `[queens, kings]`), so five aligned stores write the result.
@@ -40,36 +40,13 @@ pub(super) fn piece_sets(quad: &Quad) -> PieceSets {
     let pawns_knights = _mm_and_si128(odd, b12); // [odd & bb1, odd & bb2]
     let bishops_rooks = _mm_and_si128(_mm_unpacklo_epi64(b11, odd), b23); // [bb1 & bb2, odd & bb3]
     let queens_kings = _mm_and_si128(b12, b33); // [bb1 & bb3, bb2 & bb3]
-    let [
-        black,
-        white,
-        occupied,
-        odd,
-        pawns,
-        knights,
-        bishops,
-        rooks,
-        queens,
-        kings,
-    ]: [u64; 10] = cast([
+    cast([
         colours,
         occupied_odd,
         pawns_knights,
         bishops_rooks,
         queens_kings,
-    ]);
-    PieceSets {
-        black,
-        white,
-        occupied,
-        odd,
-        pawns,
-        knights,
-        bishops,
-        rooks,
-        queens,
-        kings,
-    }
+    ])
 }
 // ANCHOR_END: piece_sets
 

@@ -24,6 +24,7 @@ pub(super) fn piece_at(quad: &Quad, sq: Square) -> u8 {
 }
 // ANCHOR_END: piece_at
 
+// ANCHOR: set_piece
 /// `UNIT[c]` is the quad holding code `c` on a1 and nothing else: lane `p` = bit `p` of `c`.
 /// Shifted left by `s` (one `psllq` per register, both lanes by the same count) it is the code on
 /// square `s`: the article's `fromTable` of aspects, 512 bytes instead of one entry per square.
@@ -45,7 +46,6 @@ fn nibble_at(sq: Square, code: u8) -> [__m128i; 2] {
     load(&UNIT[usize::from(code & 15)]).map(|unit| _mm_sll_epi64(unit, count))
 }
 
-// ANCHOR: set_piece
 /// Clear the square in all four planes (`pandn`), then or in the code's unit quad shifted onto it.
 #[inline]
 #[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]

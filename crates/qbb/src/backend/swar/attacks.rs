@@ -4,6 +4,7 @@
 use crate::direction::{Direction, NOT_A};
 use crate::king_safety::{KingSafety, SliderPosition};
 
+// ANCHOR: occluded_fills
 /// `bb` moved by `STEP` squares towards higher squares (north and east positive): a constant
 /// shift, so no shift count is computed at run time.
 #[inline(always)]
@@ -15,7 +16,6 @@ const fn shift<const STEP: i32>(bb: u64) -> u64 {
     }
 }
 
-// ANCHOR: occluded_fills
 /// The article's `nortOccl` for any direction: the generator sets (four for a quad) share one
 /// propagator, so its own two doubling steps (`pro &= pro << 8`, `<< 16`) are paid once per
 /// direction, not once per set. With `RAY`, the fill goes one step further, onto the blocker.
@@ -111,7 +111,7 @@ pub fn slider_attacks(orth: u64, diag: u64, empty: u64) -> u64 {
 // ANCHOR: knight_attacks
 /// Two stages: first every knight's neighbours one and two files away on its own rank (four
 /// masked shifts), then those rows moved two and one ranks up and down (four plain shifts, which
-/// cannot wrap): 15 operations where the eight jumps one by one take 23.
+/// cannot wrap): 17 operations where the eight jumps one by one take 23.
 #[inline]
 pub fn knight_attacks(knights: u64) -> u64 {
     let one = ((knights >> 1) & 0x7F7F_7F7F_7F7F_7F7F) | ((knights << 1) & 0xFEFE_FEFE_FEFE_FEFE);

@@ -42,7 +42,7 @@ unsafe impl Backend for Swar {
         (
             Routine::Flip,
             BackendKind::Scalar,
-            "a byte swap per plane is one instruction (bswap); delta swaps would only be slower",
+            "a byte swap per plane is one base instruction (bswap): no SWAR mirror can beat it",
         ),
         (
             Routine::WeightedPopcount,

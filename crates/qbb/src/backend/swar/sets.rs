@@ -3,6 +3,7 @@
 
 use crate::repr::{ClassicalBoard, DenseBoard, HexSets};
 
+// ANCHOR: hex_sets
 /// The four ways two planes can agree on a square, indexed by the two bits: `[!y & !x, !y & x,
 /// y & !x, y & x]`.
 #[inline(always)]
@@ -11,7 +12,6 @@ fn pair_sets(x: u64, y: u64) -> [u64; 4] {
     [ny & nx, ny & x, y & nx, y & x]
 }
 
-// ANCHOR: hex_sets
 /// The article's `quad2hexBB` tree: the four combinations of planes 1:0 and the four of planes
 /// 3:2 (8 ANDs), then one AND per code (16 more) instead of three per code.
 #[inline]
@@ -67,7 +67,7 @@ pub fn to_dense(planes: &[u64; 4]) -> DenseBoard {
 }
 
 /// A plane is the union of the three types that have its bit, and the pieces are the union of the
-/// three planes: 7 ORs where the six types would need 5 more.
+/// three planes (2 ORs, where the six types take 5).
 #[inline]
 pub fn from_dense(board: &DenseBoard) -> [u64; 4] {
     let [_, black, p, n, b, r, q, k] = board.bb;

@@ -6,8 +6,9 @@
 //! permutation of the *address bits* `p1 p0 r2 r1 r0 f2 f1 f0`. Every such permutation is a few
 //! exchanges of two address bits, and each exchange is one delta swap: a mask picks the bits whose
 //! address has the first bit set and the second clear, a shift moves them onto their partners.
-//! No bit is looked at alone: each step moves 16 or 32 bits at once.
+//! No bit is looked at alone: each step moves between 8 and 32 bits at once.
 
+// ANCHOR: to_mailbox
 /// Exchanges each bit selected by `mask` with the bit `shift` places above it.
 #[inline(always)]
 const fn delta_swap(x: u64, mask: u64, shift: u32) -> u64 {
@@ -15,13 +16,12 @@ const fn delta_swap(x: u64, mask: u64, shift: u32) -> u64 {
     x ^ t ^ (t << shift)
 }
 
-/// The bits whose index has bit `a` set and bit `b` clear: the lower partners of an exchange of
-/// index bits `a < b`.
-const fn index_swap_mask(a: u32, b: u32) -> u64 {
+/// The bits whose index has bit `bit` equal to `value` (0 or 1).
+const fn index_bit_is(bit: u32, value: u64) -> u64 {
     let mut mask = 0;
     let mut i = 0;
     while i < 64 {
-        if (i >> a) & 1 == 1 && (i >> b) & 1 == 0 {
+        if (i >> bit) & 1 == value {
             mask |= 1 << i;
         }
         i += 1;
@@ -29,17 +29,9 @@ const fn index_swap_mask(a: u32, b: u32) -> u64 {
     mask
 }
 
-/// The bits whose index has bit `a` clear.
-const fn index_bit_clear_mask(a: u32) -> u64 {
-    let mut mask = 0;
-    let mut i = 0;
-    while i < 64 {
-        if (i >> a) & 1 == 0 {
-            mask |= 1 << i;
-        }
-        i += 1;
-    }
-    mask
+/// The lower partners of an exchange of index bits `a < b`: index bit `a` set, bit `b` clear.
+const fn index_swap_mask(a: u32, b: u32) -> u64 {
+    index_bit_is(a, 1) & index_bit_is(b, 0)
 }
 
 /// Moves the bit at index `i` to the index with bits `a` and `b` of `i` exchanged (`a < b`).
@@ -53,7 +45,7 @@ const fn swap_index_bits<const A: u32, const B: u32>(x: u64) -> u64 {
 /// index has it clear.
 #[inline(always)]
 fn swap_across<const A: u32>(lo: &mut u64, hi: &mut u64) {
-    let clear = const { index_bit_clear_mask(A) };
+    let clear = const { index_bit_is(A, 0) };
     let t = ((*lo >> (1 << A)) ^ *hi) & clear;
     *hi ^= t;
     *lo ^= t << (1 << A);
@@ -80,7 +72,6 @@ fn swap_planes_with_low_index(w: &mut [u64; 4]) {
 
 const LOW_NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
 
-// ANCHOR: to_mailbox
 /// Address `p | r f` becomes `r | f 0 p`: rank = word, file = byte, plane = bit of the byte.
 ///
 /// First each plane is transposed (`p | f r`), then the planes trade places with `r1 r0`
@@ -146,8 +137,8 @@ mod tests {
         assert_eq!(index_swap_mask(0, 3), 0x00AA_00AA_00AA_00AA);
         assert_eq!(index_swap_mask(1, 4), 0x0000_CCCC_0000_CCCC);
         assert_eq!(index_swap_mask(2, 5), 0x0000_0000_F0F0_F0F0);
-        assert_eq!(index_bit_clear_mask(0), 0x5555_5555_5555_5555);
-        assert_eq!(index_bit_clear_mask(2), 0x0F0F_0F0F_0F0F_0F0F);
+        assert_eq!(index_bit_is(0, 0), 0x5555_5555_5555_5555);
+        assert_eq!(index_bit_is(2, 0), 0x0F0F_0F0F_0F0F_0F0F);
     }
 
     #[test]
