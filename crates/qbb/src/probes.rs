@@ -56,6 +56,10 @@ macro_rules! probe_module {
         }
     };
     (@fn $backend:ty, [$features:literal] $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+        /// # Safety
+        ///
+        /// Compiled with the backend's target features, so a caller without them needs `unsafe`;
+        /// the token argument is the proof that the CPU has them.
         #[inline(never)]
         #[target_feature(enable = $features)]
         pub fn $name(backend: $backend, $($arg: $ty),*) -> $ret {
