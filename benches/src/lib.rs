@@ -1,1 +1,19 @@
-//! Benchmark definitions for every routine on every backend, shared by criterion and `qbb compare`.
+//! Benchmark definitions for every routine on every backend, written once and shared by
+//! `cargo bench` (criterion), the instruction counts (gungraun, feature `callgrind`) and the lab's
+//! `qbb compare`.
+//!
+//! - [`corpus`]: the fixed batch of 1024 positions and the inputs of every routine;
+//! - [`kernels`]: the timed loops, generic over the backend;
+//! - [`bench`]: the list of benchmarks and the one dispatch onto a backend;
+//! - [`measure`]: the quick timer of `qbb compare`;
+//! - [`build_info`]: the compiler and flags that built them.
+
+pub mod bench;
+pub mod build_info;
+pub mod corpus;
+pub mod kernels;
+pub mod measure;
+
+pub use bench::{ALL, Bench, Measure, available_backends};
+pub use corpus::Corpus;
+pub use measure::{Measurement, Plan};

@@ -1,0 +1,81 @@
+//! Instruction counts of every routine on every backend valgrind can run, with gungraun: one
+//! benchmark function per routine (the id with `-` as `_`), one run per backend. Each run is one
+//! pass over the 1024 positions of the corpus, so instructions per call are the count / 1024.
+//!
+//! AVX-512 is absent on purpose: valgrind neither runs nor reports it, so the backend refuses to
+//! construct under it; its numbers come from criterion.
+//!
+//! ```text
+//! cargo install gungraun-runner --version 0.20.0     # once; must match the gungraun dependency
+//! cargo bench -p qbb-benches --features callgrind --bench callgrind
+//! ```
+
+use std::hint::black_box;
+
+use gungraun::{library_benchmark, library_benchmark_group, main};
+use qbb::BackendKind;
+use qbb_benches::{Bench, Corpus};
+
+/// Builds the corpus outside the measured function (gungraun does not count the setup).
+fn prepare(kind: BackendKind, id: &str) -> (BackendKind, Bench, Corpus) {
+    let bench = id.parse().unwrap_or_else(|e| panic!("{e}"));
+    (kind, bench, Corpus::standard())
+}
+
+fn one_pass((kind, bench, corpus): (BackendKind, Bench, Corpus)) {
+    if let Err(e) = black_box(bench).run(kind, &corpus, 1) {
+        eprintln!("{bench} on {kind}: {e}");
+    }
+}
+
+macro_rules! counted {
+    ($( $name:ident = $id:literal ),* $(,)?) => {
+        $(
+            #[library_benchmark]
+            #[bench::scalar(args = (BackendKind::Scalar, $id), setup = prepare)]
+            #[bench::swar(args = (BackendKind::Swar, $id), setup = prepare)]
+            #[bench::sse2(args = (BackendKind::Sse2, $id), setup = prepare)]
+            #[bench::avx2(args = (BackendKind::Avx2, $id), setup = prepare)]
+            #[cfg_attr(
+                feature = "portable-simd",
+                bench::portable(args = (BackendKind::Portable, $id), setup = prepare)
+            )]
+            fn $name(input: (BackendKind, Bench, Corpus)) {
+                one_pass(input)
+            }
+        )*
+
+        library_benchmark_group!(name = routines; benchmarks = $( $name ),*);
+    };
+}
+
+counted!(
+    piece_at = "piece-at",
+    set_piece = "set-piece",
+    piece_sets = "piece-sets",
+    hex_sets = "hex-sets",
+    to_mailbox = "to-mailbox",
+    from_mailbox = "from-mailbox",
+    move_delta = "move-delta",
+    flip = "flip",
+    occluded_fills = "occluded-fills",
+    slider_attacks = "slider-attacks",
+    knight_attacks = "knight-attacks",
+    checks_and_pins = "checks-and-pins",
+    weighted_popcount = "weighted-popcount",
+    nibble_add = "nibble-add",
+    nibble_sub = "nibble-sub",
+    nibble_avg = "nibble-avg",
+    to_nibble_board = "to-nibble-board",
+    from_nibble_board = "from-nibble-board",
+    to_classical = "to-classical",
+    from_classical = "from-classical",
+    to_dense = "to-dense",
+    from_dense = "from-dense",
+    hash_manino = "hash-manino",
+    hash_zobrist = "hash-zobrist",
+    piece_at_latency = "piece-at-latency",
+    flip_latency = "flip-latency",
+);
+
+main!(library_benchmark_groups = routines);

@@ -1,0 +1,220 @@
+//! The benchmark list: every routine of the catalogue as throughput over the corpus, plus the
+//! single-call latency of the routines where latency is what matters.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::str::FromStr;
+
+use qbb::{Backend, BackendError, BackendKind, BackendTask, Routine};
+
+use crate::corpus::Corpus;
+use crate::kernels::{self, Kernel};
+
+/// What a benchmark measures.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Measure {
+    /// Independent calls, one per position: how many the core gets through (ns per call).
+    Throughput,
+    /// Each call waits for the previous one's result: how long one call takes (ns per call).
+    Latency,
+}
+
+impl Measure {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Measure::Throughput => "throughput",
+            Measure::Latency => "latency",
+        }
+    }
+}
+
+/// One benchmark: a routine and what is measured of it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Bench {
+    routine: Routine,
+    measure: Measure,
+}
+
+/// Every benchmark, in catalogue order, the latency ones last.
+pub static ALL: [Bench; 26] = {
+    let mut all = [Bench::throughput(Routine::PieceAt); 26];
+    let mut i = 0;
+    while i < Routine::ALL.len() {
+        all[i] = Bench::throughput(Routine::ALL[i]);
+        i += 1;
+    }
+    all[24] = Bench::latency(Routine::PieceAt);
+    all[25] = Bench::latency(Routine::Flip);
+    all
+};
+
+impl Bench {
+    pub const fn throughput(routine: Routine) -> Bench {
+        Bench {
+            routine,
+            measure: Measure::Throughput,
+        }
+    }
+
+    /// Only the routines [`ALL`] lists have a latency kernel.
+    const fn latency(routine: Routine) -> Bench {
+        Bench {
+            routine,
+            measure: Measure::Latency,
+        }
+    }
+
+    pub const fn routine(self) -> Routine {
+        self.routine
+    }
+
+    pub const fn measure(self) -> Measure {
+        self.measure
+    }
+
+    /// The name used by criterion (group), by gungraun and on the command line: the routine's
+    /// id, with `-latency` appended for latency benchmarks.
+    pub fn id(self) -> String {
+        match self.measure {
+            Measure::Throughput => self.routine.id().to_string(),
+            Measure::Latency => format!("{}-latency", self.routine.id()),
+        }
+    }
+
+    /// A short human description.
+    pub fn title(self) -> String {
+        match self.measure {
+            Measure::Throughput => self.routine.title().to_string(),
+            Measure::Latency => format!("{} (latency)", self.routine.title()),
+        }
+    }
+
+    /// Runs `rounds` passes over `corpus` on backend `kind`: `rounds * corpus.len()` calls. The
+    /// one dispatch happens here, outside the timed loop.
+    pub fn run(self, kind: BackendKind, corpus: &Corpus, rounds: u64) -> Result<(), BackendError> {
+        macro_rules! dispatch {
+            ($( $routine:ident ),* ; $( $latency:ident => $lkernel:ident ),*) => {
+                match (self.measure, self.routine) {
+                    $( (Measure::Throughput, Routine::$routine) =>
+                        on::<kernels::$routine>(kind, corpus, rounds), )*
+                    $( (Measure::Latency, Routine::$latency) =>
+                        on::<kernels::$lkernel>(kind, corpus, rounds), )*
+                    (Measure::Latency, _) => unreachable!("`Bench::latency` is private to `ALL`"),
+                }
+            };
+        }
+        dispatch!(
+            PieceAt, SetPiece, PieceSets, HexSets, ToMailbox, FromMailbox, MoveDelta, Flip,
+            OccludedFills, SliderAttacks, KnightAttacks, ChecksAndPins, WeightedPopcount,
+            NibbleAdd, NibbleSub, NibbleAvg, ToNibbleBoard, FromNibbleBoard, ToClassical,
+            FromClassical, ToDense, FromDense, HashManino, HashZobrist;
+            PieceAt => PieceAtLatency, Flip => FlipLatency
+        )
+    }
+}
+
+/// Runs kernel `K` on backend `kind` inside its target-feature region.
+fn on<K: Kernel>(kind: BackendKind, corpus: &Corpus, rounds: u64) -> Result<(), BackendError> {
+    struct Task<'a, K> {
+        corpus: &'a Corpus,
+        rounds: u64,
+        kernel: PhantomData<K>,
+    }
+    impl<K: Kernel> BackendTask for Task<'_, K> {
+        type Output = ();
+        #[inline(always)]
+        fn run<B: Backend>(self, backend: B) {
+            K::run(backend, self.corpus, self.rounds)
+        }
+    }
+    qbb::run_on(
+        kind,
+        Task::<K> {
+            corpus,
+            rounds,
+            kernel: PhantomData,
+        },
+    )
+}
+
+impl fmt::Display for Bench {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.id())
+    }
+}
+
+/// A benchmark name that is not in the list.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a benchmark (a routine id such as `hex-sets`, or `piece-at-latency`, `flip-latency`)")]
+pub struct ParseBenchError(pub String);
+
+impl FromStr for Bench {
+    type Err = ParseBenchError;
+
+    fn from_str(s: &str) -> Result<Bench, ParseBenchError> {
+        ALL.iter()
+            .copied()
+            .find(|b| b.id() == s)
+            .ok_or_else(|| ParseBenchError(s.to_string()))
+    }
+}
+
+/// The backends this binary can run on this CPU, weakest first.
+pub fn available_backends() -> Vec<BackendKind> {
+    BackendKind::ALL
+        .into_iter()
+        .filter(|k| k.is_available())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_routine_is_benchmarked_once_for_throughput() {
+        for &routine in Routine::ALL {
+            let n = ALL
+                .iter()
+                .filter(|b| **b == Bench::throughput(routine))
+                .count();
+            assert_eq!(n, 1, "{routine}");
+        }
+        let latency: Vec<String> = ALL
+            .iter()
+            .filter(|b| b.measure == Measure::Latency)
+            .map(|b| b.id())
+            .collect();
+        assert_eq!(latency, ["piece-at-latency", "flip-latency"]);
+    }
+
+    #[test]
+    fn ids_parse_back_and_bad_names_are_named() {
+        for b in &ALL {
+            assert_eq!(b.id().parse::<Bench>(), Ok(*b));
+        }
+        let err = "hex_sets".parse::<Bench>().unwrap_err();
+        assert!(err.to_string().contains("`hex_sets`"));
+    }
+
+    #[test]
+    fn every_benchmark_runs_on_every_available_backend() {
+        let corpus = Corpus::from_positions(&crate::corpus::standard_positions()[..64]);
+        for kind in available_backends() {
+            for b in &ALL {
+                b.run(kind, &corpus, 2)
+                    .unwrap_or_else(|e| panic!("{b} on {kind}: {e}"));
+            }
+        }
+    }
+
+    #[test]
+    fn an_unavailable_backend_is_an_error_not_a_panic() {
+        let corpus = Corpus::from_positions(&crate::corpus::standard_positions()[..8]);
+        for kind in BackendKind::ALL {
+            if !kind.is_available() {
+                assert!(ALL[0].run(kind, &corpus, 1).is_err(), "{kind}");
+            }
+        }
+    }
+}
