@@ -20,7 +20,7 @@ pub const TARGET: &str = env!("QBB_TARGET");
 /// inside its dispatch region).
 pub const TARGET_FEATURES: &str = env!("QBB_TARGET_FEATURES");
 
-/// The flags in one line, for reports: profile, optimisation level, RUSTFLAGS.
+/// The flags in one line, for reports: profile, optimisation level, RUSTFLAGS, features.
 pub fn flags() -> String {
     let rustflags = if RUSTFLAGS.is_empty() {
         "no RUSTFLAGS".to_string()
@@ -32,5 +32,10 @@ pub fn flags() -> String {
     } else {
         ""
     };
-    format!("profile {PROFILE}, opt-level {OPT_LEVEL}, {rustflags}{assertions}")
+    let portable = if cfg!(feature = "portable-simd") {
+        ", feature portable-simd"
+    } else {
+        ""
+    };
+    format!("profile {PROFILE}, opt-level {OPT_LEVEL}, {rustflags}{assertions}{portable}")
 }

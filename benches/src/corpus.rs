@@ -1,9 +1,10 @@
 //! The fixed corpus every benchmark runs over: 1024 real positions and, for each one, the input of
 //! every routine derived from it, so that the timed loops only read prepared inputs.
 //!
-//! The positions are all of the standard (128) and tricky (19) perft suites, then positions drawn
-//! with a fixed seed from the random suite (positions reached in random games) up to 1024. Every
-//! run on every machine measures the same inputs.
+//! The positions come from the perft suites (standard and tricky whole, a fixed-seed draw from the
+//! random suite, itself positions of random games) and from random legal games played with the
+//! engine's move generator from a fixed seed (see [`standard_positions`]). Every run on every
+//! machine measures the same inputs.
 
 use std::collections::HashSet;
 
@@ -13,6 +14,7 @@ use qbb::{
     Scalar, SliderPosition, Special, Square, Squares,
 };
 use qbb_corpus::Suite;
+use qbb_engine::{MoveList, Position};
 
 /// How many positions a batch holds.
 pub const POSITIONS: usize = 1024;
@@ -124,9 +126,10 @@ impl Corpus {
     }
 }
 
-/// The 1024 positions, all different: the standard and tricky suites whole, then random-game
-/// positions drawn from the random suite with the fixed seed. (The suites list some boards twice,
-/// with other castling rights or another side to move; the board is kept once.)
+/// The 1024 positions, all different: the standard and tricky suites whole, positions drawn
+/// with the fixed seed from the random suite up to 512, then positions of random legal games
+/// played out with the engine's move generator (fixed seed) up to 1024. (The suites list some
+/// boards twice, with other castling rights or another side to move; each board is kept once.)
 pub fn standard_positions() -> Vec<Quad> {
     let parse = |p: &str| Quad::from_placement(p).expect("embedded suites parse");
     let mut seen = HashSet::new();
@@ -138,14 +141,64 @@ pub fn standard_positions() -> Vec<Quad> {
         .collect();
     let mut random: Vec<&str> = Suite::Random.placements().collect();
     let mut rng = SplitMix64(SEED);
-    while positions.len() < POSITIONS {
+    while positions.len() < POSITIONS / 2 {
         let pick = rng.below(random.len() as u64) as usize;
         let quad = parse(random.swap_remove(pick));
         if seen.insert(quad) {
             positions.push(quad);
         }
     }
+    let mut games = RandomGames::new(SEED ^ 0x2);
+    while positions.len() < POSITIONS {
+        let quad = games.next_position();
+        if seen.insert(quad) {
+            positions.push(quad);
+        }
+    }
     positions
+}
+
+/// Random legal games from the start position: every third position from the tenth ply on, until
+/// mate, stalemate or ply 200, then a new game.
+#[derive(Debug)]
+pub struct RandomGames {
+    rng: SplitMix64,
+    position: Position,
+    ply: u32,
+}
+
+impl RandomGames {
+    const FIRST_PLY: u32 = 10;
+    const EVERY: u32 = 3;
+    const LAST_PLY: u32 = 200;
+
+    pub fn new(seed: u64) -> RandomGames {
+        RandomGames {
+            rng: SplitMix64(seed),
+            position: Position::startpos(),
+            ply: 0,
+        }
+    }
+
+    /// The next kept position, in absolute orientation.
+    pub fn next_position(&mut self) -> Quad {
+        let mut moves = MoveList::default();
+        loop {
+            moves.clear();
+            self.position.generate_moves(Scalar, &mut moves);
+            if moves.is_empty() || self.ply >= Self::LAST_PLY {
+                self.position = Position::startpos();
+                self.ply = 0;
+                continue;
+            }
+            let pick = moves[self.rng.below(moves.len() as u64) as usize];
+            self.position = self.position.make_move(Scalar, pick);
+            self.ply += 1;
+            if self.ply >= Self::FIRST_PLY && self.ply % Self::EVERY == 0 {
+                return self.position.absolute_quad();
+            }
+        }
+    }
 }
 
 /// A move-shaped set of aspects in `quad`: a piece of a random colour goes to a square its side

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod backends;
+mod compare;
 mod output;
 mod perft;
 mod show;
@@ -25,6 +26,12 @@ enum Command {
     Show(show::Args),
     /// Count the leaves of the legal move tree to DEPTH plies, or check a perft suite.
     Perft(perft::Args),
+    /// Time every routine on every backend this CPU runs, print the table and write
+    /// results.json, results.md and SVG charts (to reports/<machine-id>/ unless --out).
+    Compare(compare::CompareArgs),
+    /// Rebuild the table, results.md and charts from the latest `cargo bench` run in
+    /// target/criterion/ instead of measuring again.
+    Report(compare::ReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +40,8 @@ fn main() -> ExitCode {
         Command::Backends(args) => backends::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Perft(args) => perft::run(&args),
+        Command::Compare(args) => compare::compare(&args),
+        Command::Report(args) => compare::report(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,301 @@
+//! `qbb compare` and `qbb report`: every routine on every backend side by side.
+//!
+//! `compare` times the benchmark definitions of `qbb-benches` (the same kernels `cargo bench`
+//! runs) with a short plan; `report` reads back the latest `cargo bench` run from
+//! `target/criterion/` instead. Both print the table and write `results.json`, `results.md`, the
+//! overview chart and one chart per benchmark.
+
+mod chart;
+mod criterion;
+mod machine;
+mod results;
+mod table;
+
+use std::fs;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use qbb::BackendKind;
+use qbb_benches::{ALL, Bench, Corpus, Plan, available_backends};
+
+use crate::output::print;
+use machine::Machine;
+use results::{Results, Row, corpus_description};
+
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    /// Shorter and fewer samples: under a minute for everything instead of two to three.
+    #[arg(long)]
+    quick: bool,
+    /// Where to write results.json, results.md and the charts [default: reports/<machine-id>].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Only these backends (comma-separated or repeated); scalar is always measured, as the
+    /// reference of the speed-ups [default: every backend this CPU runs].
+    #[arg(long = "backend", value_name = "NAME", value_delimiter = ',')]
+    backends: Vec<BackendKind>,
+    /// Only these benchmarks: routine ids such as `hex-sets`, or `piece-at-latency`,
+    /// `flip-latency` (comma-separated or repeated) [default: all].
+    #[arg(long = "bench", value_name = "ID", value_delimiter = ',')]
+    benches: Vec<Bench>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// Criterion's output folder.
+    #[arg(long, value_name = "DIR", default_value = "target/criterion")]
+    criterion: PathBuf,
+    /// Where to write results.json, results.md and the charts [default: reports/<machine-id>].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+/// `qbb compare`.
+pub fn compare(args: &CompareArgs) -> Result<ExitCode> {
+    let backends = chosen_backends(&args.backends)?;
+    let benches: Vec<Bench> = if args.benches.is_empty() {
+        ALL.to_vec()
+    } else {
+        ALL.iter()
+            .copied()
+            .filter(|b| args.benches.contains(b))
+            .collect()
+    };
+    let plan = if args.quick { Plan::QUICK } else { Plan::NORMAL };
+    let machine = Machine::current();
+    let out = out_dir(args.out.as_deref(), &machine)?;
+    let corpus = Corpus::standard();
+    let names: Vec<&str> = backends.iter().map(|k| k.name()).collect();
+    let estimate = plan.estimate(backends.len()) * benches.len() as u32;
+    eprintln!(
+        "measuring {} benchmarks on {} backends ({}) over {} positions on {}: about {} s",
+        benches.len(),
+        backends.len(),
+        names.join(", "),
+        corpus.len(),
+        machine.cpu,
+        estimate.as_secs().max(1)
+    );
+    let started = Instant::now();
+    let mut rows = Vec::new();
+    for (i, &bench) in benches.iter().enumerate() {
+        let progress = format!("[{:>2}/{}] {bench}", i + 1, benches.len());
+        let interactive = std::io::stderr().is_terminal();
+        if interactive {
+            eprint!("{progress} ...");
+            let _ = std::io::stderr().flush();
+        }
+        let measured = qbb_benches::measure::measure(bench, &backends, &corpus, &plan)?;
+        let summary: Vec<String> = measured
+            .iter()
+            .map(|m| format!("{} {} ns", m.backend, table::format_ns(m.median())))
+            .collect();
+        if interactive {
+            eprint!("\r");
+        }
+        eprintln!("{progress}: {}", summary.join(", "));
+        rows.extend(
+            measured
+                .into_iter()
+                .map(|m| Row::new(m.bench, m.backend, &m.ns_per_call, m.calls_per_sample)),
+        );
+    }
+    eprintln!("measured in {:.0} s", started.elapsed().as_secs_f64());
+    let source = command_line();
+    let results = Results::new(machine, source, corpus_description(corpus.len()), rows);
+    finish(&results, &out)
+}
+
+/// `qbb report`.
+pub fn report(args: &ReportArgs) -> Result<ExitCode> {
+    let machine = Machine::current();
+    let out = out_dir(args.out.as_deref(), &machine)?;
+    let (rows, skipped) = criterion::read(&args.criterion)?;
+    if skipped > 0 {
+        eprintln!(
+            "{skipped} criterion benchmarks in `{}` are not routine benchmarks and were left out",
+            args.criterion.display()
+        );
+    }
+    let source = format!(
+        "criterion: cargo bench -p qbb-benches --bench routines, read back by {}",
+        command_line()
+    );
+    let corpus = corpus_description(qbb_benches::corpus::POSITIONS);
+    let results = Results::new(machine, source, corpus, rows);
+    finish(&results, &out)
+}
+
+/// The backends to measure: the ones asked for (each must run here) plus scalar, or all.
+fn chosen_backends(asked: &[BackendKind]) -> Result<Vec<BackendKind>> {
+    if asked.is_empty() {
+        return Ok(available_backends());
+    }
+    let mut kinds = vec![BackendKind::Scalar];
+    for &kind in asked {
+        kind.check_available()?;
+        kinds.push(kind);
+    }
+    kinds.sort();
+    kinds.dedup();
+    Ok(kinds)
+}
+
+/// The command as typed, for the files: `qbb compare --quick`.
+fn command_line() -> String {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    format!("qbb {}", args.join(" ")).trim_end().to_string()
+}
+
+/// The folder to write to: `--out`, or `reports/<machine-id>`; refused before any measuring if it
+/// names a file.
+fn out_dir(out: Option<&Path>, machine: &Machine) -> Result<PathBuf> {
+    let dir = match out {
+        Some(dir) => dir.to_path_buf(),
+        None => Path::new("reports").join(&machine.id),
+    };
+    if dir.exists() && !dir.is_dir() {
+        bail!("--out `{}` exists and is not a folder", dir.display());
+    }
+    Ok(dir)
+}
+
+/// Prints the table and writes the files.
+fn finish(results: &Results, dir: &Path) -> Result<ExitCode> {
+    print(&table::terminal(results))?;
+    let written = write_files(results, dir)?;
+    eprintln!(
+        "wrote {} files to {}: results.json, results.md, overview.svg, charts/",
+        written,
+        dir.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `results.json`, `results.md`, `overview.svg` and `charts/<benchmark>.svg` into `dir`;
+/// returns how many files were written.
+fn write_files(results: &Results, dir: &Path) -> Result<usize> {
+    let charts = dir.join("charts");
+    fs::create_dir_all(&charts).with_context(|| format!("creating `{}`", charts.display()))?;
+    let write = |path: PathBuf, text: &str| {
+        fs::write(&path, text).with_context(|| format!("writing `{}`", path.display()))
+    };
+    let mut written = 0;
+    write(
+        dir.join("results.json"),
+        &(serde_json::to_string_pretty(results)? + "\n"),
+    )?;
+    written += 1;
+    let has_overview = results.backends().len() > 1;
+    write(dir.join("results.md"), &markdown_page(results, has_overview))?;
+    written += 1;
+    if has_overview {
+        write(dir.join("overview.svg"), &chart::overview(results)?)?;
+        written += 1;
+    }
+    for (id, rows) in results.by_benchmark() {
+        write(
+            charts.join(format!("{id}.svg")),
+            &chart::benchmark(results, &rows)?,
+        )?;
+        written += 1;
+    }
+    Ok(written)
+}
+
+/// `results.md`: the machine, the table, the charts.
+fn markdown_page(results: &Results, has_overview: bool) -> String {
+    let m = &results.machine;
+    let samples = results.results.first().map_or(0, |r| r.samples);
+    let mut page = format!(
+        "# Every routine on every backend: {cpu} (`{id}`)\n\n\
+         Measured by `{source}` on {date}. Each cell is the median of {samples} samples in \
+         nanoseconds per call (lower is better), with the speed-up over scalar; the fastest \
+         backend of each row is in bold. † marks a backend that runs another tier's code for \
+         that routine (`qbb backends` says which and why). Throughput benchmarks make one \
+         independent call per position; `-latency` benchmarks chain each call on the previous \
+         result.\n\n",
+        cpu = m.cpu,
+        id = m.id,
+        source = results.source,
+        date = m.date,
+    );
+    page.push_str("| machine | |\n| --- | --- |\n");
+    for (key, value) in [
+        ("CPU", format!("{} ({})", m.cpu, m.cpu_details)),
+        ("features", m.features.join(", ")),
+        ("missing", m.missing_features.join(", ")),
+        ("rustc", m.rustc.clone()),
+        ("flags", m.flags.clone()),
+        ("OS", m.os.clone()),
+        ("load at start", m.load.clone()),
+        ("corpus", results.corpus.clone()),
+    ] {
+        page.push_str(&format!("| {key} | {value} |\n"));
+    }
+    page.push('\n');
+    page.push_str(&table::markdown(results));
+    page.push_str(
+        "\nThe fastest and slowest sample of each cell are in `results.json` (`ns_min`, \
+         `ns_max`) and drawn as error bars in the charts. The machine may be shared: quote \
+         ratios between backends of one run rather than absolute times.\n",
+    );
+    if has_overview {
+        page.push_str("\n![Speed-up over scalar of every benchmark](overview.svg)\n");
+    }
+    page.push_str("\nOne chart per benchmark:");
+    for (id, _) in results.by_benchmark() {
+        page.push_str(&format!(" [{id}](charts/{id}.svg)"));
+    }
+    page.push('\n');
+    page
+}
+
+#[cfg(test)]
+mod tests {
+    use super::results::tests::sample;
+    use super::*;
+
+    #[test]
+    fn files_are_written_where_asked() {
+        let dir = std::env::temp_dir().join(format!("qbb-compare-test-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let results = sample();
+        let n = write_files(&results, &dir).unwrap();
+        assert_eq!(n, 2 + 1 + 4);
+        let back: Results =
+            serde_json::from_str(&fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
+        assert_eq!(back, results);
+        let md = fs::read_to_string(dir.join("results.md")).unwrap();
+        assert!(md.contains("| hex-sets |"));
+        assert!(md.contains("(charts/flip.svg)"));
+        assert!(dir.join("charts/piece-at-latency.svg").is_file());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn scalar_joins_the_backends_asked_for() {
+        assert_eq!(
+            chosen_backends(&[BackendKind::Swar]).unwrap(),
+            [BackendKind::Scalar, BackendKind::Swar]
+        );
+        if !BackendKind::Avx512.is_available() {
+            let err = chosen_backends(&[BackendKind::Avx512]).unwrap_err();
+            assert!(err.to_string().contains("avx512"), "{err}");
+        }
+    }
+
+    #[test]
+    fn an_out_path_that_is_a_file_is_refused() {
+        let file = std::env::temp_dir().join(format!("qbb-out-file-{}", std::process::id()));
+        fs::write(&file, "x").unwrap();
+        let err = out_dir(Some(&file), &Machine::current()).unwrap_err();
+        assert!(err.to_string().contains("not a folder"), "{err}");
+        let default = out_dir(None, &Machine::current()).unwrap();
+        assert!(default.starts_with("reports"));
+        fs::remove_file(&file).unwrap();
+    }
+}
