@@ -145,7 +145,9 @@ impl fmt::Display for Bench {
 
 /// A benchmark name that is not in the list.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a benchmark (a routine id such as `hex-sets`, or `piece-at-latency`, `flip-latency`)")]
+#[error(
+    "`{0}` is not a benchmark (a routine id such as `hex-sets`, or `piece-at-latency`, `flip-latency`)"
+)]
 pub struct ParseBenchError(pub String);
 
 impl FromStr for Bench {

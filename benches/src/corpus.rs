@@ -106,9 +106,7 @@ impl Corpus {
                     ]
                 })
                 .collect(),
-            nibble_partners: (0..n)
-                .map(|i| nibble_boards[(i * 7 + 1) % n])
-                .collect(),
+            nibble_partners: (0..n).map(|i| nibble_boards[(i * 7 + 1) % n]).collect(),
             nibble_boards,
             classical: positions.iter().map(|q| s.to_classical(q)).collect(),
             dense: positions.iter().map(|q| s.to_dense(q)).collect(),
@@ -194,7 +192,7 @@ impl RandomGames {
             let pick = moves[self.rng.below(moves.len() as u64) as usize];
             self.position = self.position.make_move(Scalar, pick);
             self.ply += 1;
-            if self.ply >= Self::FIRST_PLY && self.ply % Self::EVERY == 0 {
+            if self.ply >= Self::FIRST_PLY && self.ply.is_multiple_of(Self::EVERY) {
                 return self.position.absolute_quad();
             }
         }

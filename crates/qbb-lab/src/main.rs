@@ -30,7 +30,7 @@ enum Command {
     /// results.json, results.md and SVG charts (to reports/<machine-id>/ unless --out).
     Compare(compare::CompareArgs),
     /// Rebuild the table, results.md and charts from the latest `cargo bench` run in
-    /// target/criterion/ instead of measuring again.
+    /// target/criterion/ (or from a results.json) instead of measuring again.
     Report(compare::ReportArgs),
 }
 

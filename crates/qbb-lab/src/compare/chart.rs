@@ -11,6 +11,10 @@ use super::results::{Results, Row};
 use super::table::{format_ns, format_ratio};
 
 const FONT: &str = "sans-serif";
+/// Plotters writes SVG text at 0.65 of the nominal size; these sizes give 13, 14.5 and 19 px.
+const SMALL: u32 = 20;
+const MEDIUM: u32 = 22;
+const LARGE: u32 = 29;
 const FOOTER: u32 = 30;
 
 /// One colour per backend, the same in every chart.
@@ -26,14 +30,21 @@ fn color(backend: &str) -> RGBColor {
     }
 }
 
-/// Inherited code is drawn pale: the bar measures another tier's routine.
+/// Inherited code is drawn pale (the colour blended with white, which every SVG viewer shows
+/// alike): the bar measures another tier's routine.
 fn bar_style(row: &Row) -> ShapeStyle {
-    let c = color(&row.backend);
+    let RGBColor(r, g, b) = color(&row.backend);
     if row.is_inherited() {
-        c.mix(0.35).filled()
+        let pale = |c: u8| (u16::from(c) + 2 * 255).div_ceil(3) as u8;
+        RGBColor(pale(r), pale(g), pale(b)).filled()
     } else {
-        c.filled()
+        RGBColor(r, g, b).filled()
     }
+}
+
+/// The faint grid behind the bars.
+fn grid() -> ShapeStyle {
+    BLACK.mix(0.08).stroke_width(1)
 }
 
 fn plot_error(e: impl std::fmt::Display) -> anyhow::Error {
@@ -46,7 +57,7 @@ fn footer(area: &DrawingArea<SVGBackend<'_>, Shift>, results: &Results) -> Resul
     area.draw(&Text::new(
         text,
         (12, 8),
-        (FONT, 14).into_font().color(&BLACK.mix(0.75)),
+        (FONT, SMALL).into_font().color(&BLACK.mix(0.75)),
     ))
     .map_err(plot_error)
 }
@@ -68,11 +79,12 @@ pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
         let names: Vec<String> = rows.iter().map(|r| r.backend.clone()).collect();
         let title = format!("{}: {}", first.benchmark, first.title);
         let mut chart = ChartBuilder::on(&main)
-            .caption(title, (FONT, 22))
+            .caption(title, (FONT, LARGE))
             .margin(14)
             .x_label_area_size(46)
             .y_label_area_size(70)
-            .build_cartesian_2d((0..rows.len()).into_segmented(), 0f64..top * 1.2)
+            // A segmented range `0..n` has n + 1 segments; the last backend is `n - 1`.
+            .build_cartesian_2d((0..rows.len() - 1).into_segmented(), 0f64..top * 1.2)
             .map_err(plot_error)?;
         let what = if first.is_latency() {
             "latency"
@@ -82,10 +94,12 @@ pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(grid())
             .x_desc("backend (pale: inherits another tier's code)")
             .y_desc(format!("ns per call, {what} (lower is better)"))
-            .axis_desc_style((FONT, 15))
-            .label_style((FONT, 14))
+            .axis_desc_style((FONT, MEDIUM))
+            .label_style((FONT, SMALL))
             .x_label_formatter(&|v| match v {
                 SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
                 _ => String::new(),
@@ -117,7 +131,8 @@ pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
                 )
             }))
             .map_err(plot_error)?;
-        let label_style = TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
+        let label_style =
+            TextStyle::from((FONT, SMALL).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
         chart
             .draw_series(rows.iter().enumerate().map(|(i, r)| {
                 let mut label = format!("{} ns", format_ns(r.ns_per_op));
@@ -126,7 +141,10 @@ pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
                 }
                 Text::new(
                     label,
-                    (SegmentValue::CenterOf(i), r.ns_max.max(r.ns_per_op) + top * 0.02),
+                    (
+                        SegmentValue::CenterOf(i),
+                        r.ns_max.max(r.ns_per_op) + top * 0.02,
+                    ),
                     label_style.clone(),
                 )
             }))
@@ -174,7 +192,7 @@ pub fn overview(results: &Results) -> Result<String> {
         let mut chart = ChartBuilder::on(&main)
             .caption(
                 "Speed-up over scalar of every benchmark (log scale; right of 1× is faster)",
-                (FONT, 22),
+                (FONT, LARGE),
             )
             .margin(14)
             .x_label_area_size(46)
@@ -184,10 +202,12 @@ pub fn overview(results: &Results) -> Result<String> {
         chart
             .configure_mesh()
             .disable_y_mesh()
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(grid())
             .y_labels(0)
-            .x_desc("speed-up over scalar (× = scalar ns per call / backend ns per call)")
-            .axis_desc_style((FONT, 15))
-            .label_style((FONT, 14))
+            .x_desc("speed-up over scalar = scalar ns per call / backend ns per call (pale: inherited code)")
+            .axis_desc_style((FONT, MEDIUM))
+            .label_style((FONT, SMALL))
             .x_label_formatter(&|x| format!("{}×", format_ratio(*x)))
             .draw()
             .map_err(plot_error)?;
@@ -200,8 +220,8 @@ pub fn overview(results: &Results) -> Result<String> {
                 .filter_map(|(i, (_, rows))| {
                     let row = rows.iter().find(|r| &r.backend == backend)?;
                     let s = row.speedup_vs_scalar?;
-                    // The first benchmark at the top.
-                    let y0 = n - 1.0 - i as f64 + 0.08 + 0.84 * j as f64 / k;
+                    // The first benchmark at the top, its backends top-down in legend order.
+                    let y0 = n - 1.0 - i as f64 + 0.08 + 0.84 * (k - 1.0 - j as f64) / k;
                     Some((y0, s, *row))
                 })
                 .collect();
@@ -225,12 +245,12 @@ pub fn overview(results: &Results) -> Result<String> {
             .position(SeriesLabelPosition::LowerRight)
             .background_style(WHITE.mix(0.9))
             .border_style(BLACK.mix(0.4))
-            .label_font((FONT, 14))
+            .label_font((FONT, SMALL))
             .draw()
             .map_err(plot_error)?;
 
         let label_style =
-            TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
+            TextStyle::from((FONT, SMALL).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
         for (i, (id, _)) in groups.iter().enumerate() {
             let (x, y) = chart.backend_coord(&(low, n - 0.5 - i as f64));
             root.draw(&Text::new(id.to_string(), (x - 8, y), label_style.clone()))
@@ -253,7 +273,13 @@ mod tests {
         let (_, rows) = &groups[1];
         let svg = benchmark(&results, rows).unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
-        for text in ["hex-sets: quad -&gt; 16 sets", "ns per call", "avx2", "swar", "5.0×"] {
+        for text in [
+            "hex-sets: quad -&gt; 16 sets",
+            "ns per call",
+            "avx2",
+            "swar",
+            "5.0×",
+        ] {
             assert!(svg.contains(text), "missing {text}");
         }
         assert!(svg.contains(&results.machine.id));
@@ -263,7 +289,14 @@ mod tests {
     fn the_overview_has_a_bar_label_per_benchmark_and_a_legend() {
         let results = sample();
         let svg = overview(&results).unwrap();
-        for text in ["hex-sets", "flip", "piece-at-latency", "log scale", "avx2", "swar"] {
+        for text in [
+            "hex-sets",
+            "flip",
+            "piece-at-latency",
+            "log scale",
+            "avx2",
+            "swar",
+        ] {
             assert!(svg.contains(text), "missing {text}");
         }
     }

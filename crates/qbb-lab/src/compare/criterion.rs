@@ -105,7 +105,12 @@ fn read_one(latest: &Path) -> Result<Option<Row>> {
     }
     let calls = samples.iters.iter().sum::<f64>() * calls_per_iter as f64;
     let calls_per_sample = (calls / samples.iters.len() as f64).round() as u64;
-    Ok(Some(Row::new(bench, backend, &ns_per_call, calls_per_sample)))
+    Ok(Some(Row::new(
+        bench,
+        backend,
+        &ns_per_call,
+        calls_per_sample,
+    )))
 }
 
 /// Nanoseconds per call of each sample.

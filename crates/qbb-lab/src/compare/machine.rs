@@ -196,7 +196,11 @@ mod tests {
             "intel-xeon-platinum-8481c"
         );
         assert_eq!(
-            machine_id("AMD Ryzen 9 7950X 16-Core Processor", Some("25"), Some("97")),
+            machine_id(
+                "AMD Ryzen 9 7950X 16-Core Processor",
+                Some("25"),
+                Some("97")
+            ),
             "amd-ryzen-9-7950x-16-core"
         );
         assert_eq!(

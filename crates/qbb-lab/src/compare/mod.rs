@@ -48,6 +48,10 @@ pub struct ReportArgs {
     /// Criterion's output folder.
     #[arg(long, value_name = "DIR", default_value = "target/criterion")]
     criterion: PathBuf,
+    /// Redraw from a results.json written earlier (by compare or report) instead of criterion's
+    /// folder: the same numbers, machine and date, with the current table and chart code.
+    #[arg(long, value_name = "FILE", conflicts_with = "criterion")]
+    json: Option<PathBuf>,
     /// Where to write results.json, results.md and the charts [default: reports/<machine-id>].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -64,7 +68,11 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode> {
             .filter(|b| args.benches.contains(b))
             .collect()
     };
-    let plan = if args.quick { Plan::QUICK } else { Plan::NORMAL };
+    let plan = if args.quick {
+        Plan::QUICK
+    } else {
+        Plan::NORMAL
+    };
     let machine = Machine::current();
     let out = out_dir(args.out.as_deref(), &machine)?;
     let corpus = Corpus::standard();
@@ -111,6 +119,14 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode> {
 
 /// `qbb report`.
 pub fn report(args: &ReportArgs) -> Result<ExitCode> {
+    if let Some(path) = &args.json {
+        let text =
+            fs::read_to_string(path).with_context(|| format!("reading `{}`", path.display()))?;
+        let results: Results = serde_json::from_str(&text)
+            .with_context(|| format!("`{}` is not a results.json of qbb", path.display()))?;
+        let out = out_dir(args.out.as_deref(), &results.machine)?;
+        return finish(&results, &out);
+    }
     let machine = Machine::current();
     let out = out_dir(args.out.as_deref(), &machine)?;
     let (rows, skipped) = criterion::read(&args.criterion)?;
@@ -190,7 +206,10 @@ fn write_files(results: &Results, dir: &Path) -> Result<usize> {
     )?;
     written += 1;
     let has_overview = results.backends().len() > 1;
-    write(dir.join("results.md"), &markdown_page(results, has_overview))?;
+    write(
+        dir.join("results.md"),
+        &markdown_page(results, has_overview),
+    )?;
     written += 1;
     if has_overview {
         write(dir.join("overview.svg"), &chart::overview(results)?)?;

@@ -61,12 +61,13 @@ impl Row {
             catalogue_row: routine.row(),
             title: bench.title(),
             backend: backend.name().to_string(),
-            support: backend
-                .support(routine)
-                .map_or_else(|| "not built into this binary".to_string(), |s| s.to_string()),
-            ns_per_op: median(&sorted),
-            ns_min: sorted.first().copied().unwrap_or(f64::NAN),
-            ns_max: sorted.last().copied().unwrap_or(f64::NAN),
+            support: backend.support(routine).map_or_else(
+                || "not built into this binary".to_string(),
+                |s| s.to_string(),
+            ),
+            ns_per_op: round4(median(&sorted)),
+            ns_min: round4(sorted.first().copied().unwrap_or(f64::NAN)),
+            ns_max: round4(sorted.last().copied().unwrap_or(f64::NAN)),
             samples: sorted.len(),
             calls_per_sample,
             speedup_vs_scalar: None,
@@ -82,6 +83,12 @@ impl Row {
     }
 }
 
+/// Four decimals: a tenth of a picosecond is far below the noise, and such short decimals read
+/// back from JSON to exactly the same number.
+fn round4(x: f64) -> f64 {
+    (x * 1e4).round() / 1e4
+}
+
 fn median(sorted: &[f64]) -> f64 {
     match sorted.len() {
         0 => f64::NAN,
@@ -92,12 +99,7 @@ fn median(sorted: &[f64]) -> f64 {
 
 impl Results {
     /// Sorts the rows (benchmark order, then backend order) and fills in the speed-ups.
-    pub fn new(
-        machine: Machine,
-        source: String,
-        corpus: String,
-        mut results: Vec<Row>,
-    ) -> Results {
+    pub fn new(machine: Machine, source: String, corpus: String, mut results: Vec<Row>) -> Results {
         // The order of the benchmark list (latency last), then the backend tiers.
         let order = |r: &Row| {
             let bench = qbb_benches::ALL.iter().position(|b| b.id() == r.benchmark);
@@ -111,7 +113,9 @@ impl Results {
             .map(|r| (r.benchmark.clone(), r.ns_per_op))
             .collect();
         for row in &mut results {
-            row.speedup_vs_scalar = scalar.get(&row.benchmark).map(|s| s / row.ns_per_op);
+            row.speedup_vs_scalar = scalar
+                .get(&row.benchmark)
+                .map(|s| round4(s / row.ns_per_op));
         }
         Results {
             machine,
@@ -235,7 +239,12 @@ pub(crate) mod tests {
 
     #[test]
     fn a_row_keeps_median_and_extremes() {
-        let row = Row::new("flip".parse().unwrap(), BackendKind::Scalar, &[4.0, 1.0, 2.0], 8);
+        let row = Row::new(
+            "flip".parse().unwrap(),
+            BackendKind::Scalar,
+            &[4.0, 1.0, 2.0],
+            8,
+        );
         assert_eq!((row.ns_min, row.ns_per_op, row.ns_max), (1.0, 2.0, 4.0));
         assert_eq!(row.support, "native");
         assert!(!row.is_latency());
