@@ -21,18 +21,33 @@ fn compare_writes_the_table_json_markdown_and_charts() {
     let dir = scratch("compare-cli");
     let out_arg = dir.to_str().expect("UTF-8 temp path");
     let out = qbb(&[
-        "compare", "--quick", "--bench", "flip", "--backend", "swar", "--out", out_arg,
+        "compare",
+        "--quick",
+        "--bench",
+        "flip",
+        "--backend",
+        "swar",
+        "--out",
+        out_arg,
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("[ 1/1] flip: scalar "), "progress: {stderr}");
+    assert!(
+        stderr.contains("[ 1/1] flip: scalar "),
+        "progress: {stderr}"
+    );
     let table = String::from_utf8(out.stdout).expect("UTF-8");
     assert!(table.contains("│ flip "), "{table}");
     assert!(table.contains("scalar") && table.contains("swar"));
 
     let json = std::fs::read_to_string(dir.join("results.json")).expect("results.json");
     let value: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
-    assert!(value["machine"]["rustc"].as_str().unwrap().starts_with("rustc "));
+    assert!(
+        value["machine"]["rustc"]
+            .as_str()
+            .unwrap()
+            .starts_with("rustc ")
+    );
     let rows = value["results"].as_array().expect("rows");
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["backend"], "scalar");
@@ -52,7 +67,11 @@ fn compare_writes_the_table_json_markdown_and_charts() {
         "--out",
         again.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let redrawn = std::fs::read_to_string(again.join("results.json")).unwrap();
     assert_eq!(redrawn, json);
     std::fs::remove_dir_all(&dir).unwrap();
