@@ -23,7 +23,7 @@ use crate::score::Score;
 pub const TEMPO: Score = 10;
 
 /// The evaluation of `pos` for the side to move.
-#[inline]
+#[inline(always)]
 pub fn evaluate<B: Backend>(backend: B, pos: &Position) -> Score {
     balance(backend, pos.quad()) + TEMPO
 }
@@ -31,7 +31,10 @@ pub fn evaluate<B: Backend>(backend: B, pos: &Position) -> Score {
 // ANCHOR: balance
 /// The material and positional balance of a relative quad (plane 0 = the side to move's pieces),
 /// without the tempo bonus: `balance(flip(q)) == -balance(q)` exactly.
-#[inline]
+///
+/// Always inlined, down to every backend routine, so that it compiles inside the search's feature
+/// region.
+#[inline(always)]
 pub fn balance<B: Backend>(backend: B, quad: &Quad) -> Score {
     let sets = backend.piece_sets(quad);
     let phase = game_phase(backend, &sets);
@@ -46,7 +49,7 @@ pub fn balance<B: Backend>(backend: B, quad: &Quad) -> Score {
 /// The game phase: 24 with all pieces on the board, 0 with kings and pawns only.
 pub const MAX_PHASE: i32 = 24;
 
-#[inline]
+#[inline(always)]
 fn game_phase<B: Backend>(backend: B, sets: &PieceSets) -> i32 {
     const WEIGHTS: [i16; 8] = [1, 1, 2, 4, 0, 0, 0, 0];
     let minors_and_majors = [
@@ -81,7 +84,7 @@ struct SideTerms {
 impl SideTerms {
     /// The terms of the pieces carrying the colour plane (`sets.black` on a relative quad: the
     /// colour plane marks the side the quad is seen from).
-    #[inline]
+    #[inline(always)]
     fn of<B: Backend>(backend: B, sets: &PieceSets, phase: i32) -> SideTerms {
         let own = sets.black & sets.occupied;
         let other = sets.white;

@@ -116,22 +116,16 @@ impl OrderingTables {
     }
 
     /// A quiet move cut off at `ply` with `depth` left: make it a killer and reward its history;
-    /// the quiet moves tried before it (`failed`) did not cut off and lose as much.
-    pub fn reward_cutoff(
-        &mut self,
-        side: Color,
-        mv: Move,
-        failed: &[Move],
-        depth: i32,
-        ply: usize,
-    ) {
+    /// the quiet moves tried before it (among `tried`, which ends with `mv`) did not cut off and
+    /// lose as much.
+    pub fn reward_cutoff(&mut self, side: Color, mv: Move, tried: &[Move], depth: i32, ply: usize) {
         if self.killers[ply][0] != mv {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = mv;
         }
         let bonus = (depth * depth).min(HISTORY_MAX / 4);
         self.nudge(side, mv, bonus);
-        for &other in failed {
+        for &other in tried.iter().filter(|&&m| m != mv && !is_tactical(m)) {
             self.nudge(side, other, -bonus);
         }
     }
@@ -145,48 +139,66 @@ impl OrderingTables {
     }
 }
 
-/// A node's moves with their ordering scores, handed out best first.
+/// A node's moves with their ordering scores, handed out best first. The searcher keeps one per
+/// ply and reuses it, so a node neither clears nor copies a 256-move array.
 #[derive(Debug)]
-pub struct ScoredMoves {
-    moves: [Move; MAX_MOVES],
+pub struct MovePicker {
+    moves: MoveList,
     scores: [i32; MAX_MOVES],
-    len: usize,
     next: usize,
 }
 
-impl ScoredMoves {
-    #[inline]
-    pub fn new(list: &MoveList, mut score: impl FnMut(Move) -> i32) -> ScoredMoves {
-        let mut out = ScoredMoves {
-            moves: [Move::NULL; MAX_MOVES],
+impl Default for MovePicker {
+    fn default() -> MovePicker {
+        MovePicker {
+            moves: MoveList::new(),
             scores: [0; MAX_MOVES],
-            len: list.len(),
             next: 0,
-        };
-        for (i, &mv) in list.iter().enumerate() {
-            out.moves[i] = mv;
-            out.scores[i] = score(mv);
         }
-        out
     }
 }
 
-impl Iterator for ScoredMoves {
-    type Item = Move;
+impl MovePicker {
+    /// The list to generate into; the picker starts over.
+    #[inline(always)]
+    pub fn list(&mut self) -> &mut MoveList {
+        self.next = 0;
+        &mut self.moves
+    }
 
-    /// The best move not handed out yet.
-    #[inline]
-    fn next(&mut self) -> Option<Move> {
-        if self.next >= self.len {
+    /// Scores every generated move.
+    #[inline(always)]
+    pub fn score_with(&mut self, mut score: impl FnMut(Move) -> i32) {
+        for (i, &mv) in self.moves.iter().enumerate() {
+            self.scores[i] = score(mv);
+        }
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The moves handed out so far, in the order they were.
+    #[inline(always)]
+    pub fn handed_out(&self) -> &[Move] {
+        &self.moves.as_slice()[..self.next]
+    }
+
+    /// The best move not handed out yet (one step of a selection sort).
+    #[inline(always)]
+    pub fn next_best(&mut self) -> Option<Move> {
+        let len = self.moves.len();
+        if self.next >= len {
             return None;
         }
         let mut best = self.next;
-        for i in self.next + 1..self.len {
+        for i in self.next + 1..len {
             if self.scores[i] > self.scores[best] {
                 best = i;
             }
         }
-        self.moves.swap(self.next, best);
+        self.moves.as_mut_slice().swap(self.next, best);
         self.scores.swap(self.next, best);
         self.next += 1;
         Some(self.moves[self.next - 1])

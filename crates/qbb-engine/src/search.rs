@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use qbb::Backend;
 
 use crate::eval::{evaluate, insufficient_material};
-use crate::ordering::{OrderingTables, PIECE_VALUE, ScoredMoves, is_tactical, victim};
+use crate::ordering::{MovePicker, OrderingTables, PIECE_VALUE, is_tactical, victim};
 use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
 use crate::time::{Limits, TimeBudget};
 use crate::tt::{Bound, Entry, TranspositionTable};
@@ -81,6 +81,8 @@ pub struct Searcher {
     ordering: OrderingTables,
     lmr: Box<[[u8; 64]; 64]>,
     // ---- per search ----
+    /// One move list per ply, reused by every node at that ply.
+    pickers: Vec<MovePicker>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     /// The hashes of the game and of the path from the root to the current node.
@@ -109,6 +111,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb)?,
             ordering: OrderingTables::default(),
             lmr,
+            pickers: (0..=MAX_PLY).map(|_| MovePicker::default()).collect(),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
@@ -315,7 +318,12 @@ impl Searcher {
         ply: usize,
         allow_null: bool,
     ) -> Score {
-        backend.with_features(|b| self.search_node(b, pos, alpha, beta, depth, ply, allow_null))
+        // The closure must inline into the feature region, or the recursive body stays out of
+        // line, compiled without the backend's features (and every routine becomes a call).
+        backend.with_features(
+            #[inline(always)]
+            |b| self.search_node(b, pos, alpha, beta, depth, ply, allow_null),
+        )
     }
 
     /// A node of the principal variation search.
@@ -405,22 +413,23 @@ impl Searcher {
             }
         }
 
-        let mut list = MoveList::new();
-        pos.generate_moves(backend, &mut list);
-        if list.is_empty() {
+        let picker = &mut self.pickers[ply];
+        pos.generate_moves(backend, picker.list());
+        if picker.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
         let ordering = &self.ordering;
-        let moves = ScoredMoves::new(&list, |mv| ordering.score(pos, mv, tt_move, ply));
+        picker.score_with(|mv| ordering.score(pos, mv, tt_move, ply));
         self.ordering.clear_killers(ply + 1);
 
         let futility_margin = 100 + 120 * depth;
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
-        let mut quiets_tried = [Move::NULL; 64];
-        let mut quiets_count = 0;
         self.path.push(hash);
-        for (index, mv) in moves.enumerate() {
+        for index in 0.. {
+            let Some(mv) = self.pickers[ply].next_best() else {
+                break;
+            };
             let tactical = is_tactical(mv);
             let child = pos.make_move(backend, mv);
             let gives_check = child.in_check();
@@ -489,17 +498,13 @@ impl Searcher {
                     self.update_pv(ply, mv);
                     if score >= beta {
                         if !tactical {
-                            let failed = &quiets_tried[..quiets_count];
+                            let tried = self.pickers[ply].handed_out();
                             self.ordering
-                                .reward_cutoff(pos.side_to_move(), mv, failed, depth, ply);
+                                .reward_cutoff(pos.side_to_move(), mv, tried, depth, ply);
                         }
                         break;
                     }
                 }
-            }
-            if !tactical && quiets_count < quiets_tried.len() {
-                quiets_tried[quiets_count] = mv;
-                quiets_count += 1;
             }
         }
         self.path.pop();
@@ -549,7 +554,10 @@ impl Searcher {
         beta: Score,
         ply: usize,
     ) -> Score {
-        backend.with_features(|b| self.quiescence_node(b, pos, alpha, beta, ply))
+        backend.with_features(
+            #[inline(always)]
+            |b| self.quiescence_node(b, pos, alpha, beta, ply),
+        )
     }
 
     /// Captures and queen promotions only, until the position is quiet; every move when in
@@ -580,12 +588,12 @@ impl Searcher {
             };
         }
 
-        let mut list = MoveList::new();
+        let picker = &mut self.pickers[ply];
         let stand_pat;
         let mut best_score;
         if in_check {
-            pos.generate_moves(backend, &mut list);
-            if list.is_empty() {
+            pos.generate_moves(backend, picker.list());
+            if picker.is_empty() {
                 return mated_in(ply);
             }
             stand_pat = -INFINITY;
@@ -597,12 +605,12 @@ impl Searcher {
             }
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
-            pos.generate_captures(backend, &mut list);
+            pos.generate_captures(backend, picker.list());
         }
 
         let ordering = &self.ordering;
-        let moves = ScoredMoves::new(&list, |mv| ordering.score(pos, mv, Move::NULL, MAX_PLY));
-        for mv in moves {
+        picker.score_with(|mv| ordering.score(pos, mv, Move::NULL, MAX_PLY));
+        while let Some(mv) = self.pickers[ply].next_best() {
             if !in_check && mv.promotion().is_none() {
                 // Delta pruning: even winning this piece for free would not reach alpha.
                 let gain = victim(pos, mv).map_or(0, |v| PIECE_VALUE[v.index()]);
