@@ -31,26 +31,21 @@ pub struct Machine {
     pub date: String,
 }
 
-/// The features the backends rely on, in the order of the backend tiers.
-const FEATURES: &[&str] = &[
-    "sse2",
-    "ssse3",
-    "sse4.1",
-    "sse4.2",
-    "popcnt",
-    "avx2",
-    "bmi1",
-    "bmi2",
-    "lzcnt",
-    "avx512f",
-    "avx512bw",
-    "avx512vl",
-    "avx512vbmi",
-    "avx512vbmi2",
-    "gfni",
-    "avx512vpopcntdq",
-    "avx512bitalg",
-];
+/// The features the x86 backends rely on, tier by tier, each once.
+fn backend_features() -> Vec<&'static str> {
+    use qbb::backend::{AVX2_FEATURES, AVX512_FEATURES, SSE2_FEATURES};
+    let mut all: Vec<&'static str> = Vec::new();
+    for &f in SSE2_FEATURES
+        .iter()
+        .chain(AVX2_FEATURES)
+        .chain(AVX512_FEATURES)
+    {
+        if !all.contains(&f) {
+            all.push(f);
+        }
+    }
+    all
+}
 
 impl Machine {
     /// The machine this process runs on, now.
@@ -71,9 +66,9 @@ impl Machine {
         if virtualised {
             details.push("virtual machine".to_string());
         }
-        let (features, missing_features) = FEATURES
-            .iter()
-            .map(|f| f.to_string())
+        let (features, missing_features) = backend_features()
+            .into_iter()
+            .map(str::to_string)
             .partition(|f| has_feature(f));
         Machine {
             id: machine_id(&cpu, family.as_deref(), model.as_deref()),
