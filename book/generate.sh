@@ -4,13 +4,16 @@
 #   pictures/  the four planes of the positions the chapters draw      (qbb show)
 #   code/      each backend's implementation, included by anchor      (qbb backends --json)
 #   asm/       each backend x routine in machine code, with counts     (cargo asm, asm-probes)
+#   mca/       the latency benchmarks' routines scheduled by llvm-mca  (llvm-mca, Zen 3 model)
 #   results/   the measured tables of this machine, per chapter       (reports/<machine>/)
 #   charts/    the measured charts, copied from reports/<machine>/
 #
 # Usage: book/generate.sh [MACHINE]
 #   MACHINE is a folder of reports/ (default: the only one, or the newest results.json).
-# Needs: cargo-show-asm (`cargo install cargo-show-asm`), python3, and for the portable backend's
-# listings a nightly toolchain (`rustup toolchain install nightly`). Then run book/check.sh.
+# Needs: cargo-show-asm (`cargo install cargo-show-asm`), llvm-mca (Debian: `apt-get install llvm`),
+# python3, and for the portable backend's listings a nightly toolchain (`rustup toolchain install
+# nightly`). The measurements themselves come first: `qbb compare` and book/tools/measure.py.
+# Then run book/check.sh.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -73,6 +76,10 @@ else
 fi
 rm -rf "$out/asm"
 python3 book/tools/generate.py asm "$tmp/backends.json" "${listings[@]}"
+
+# ---- mca: the dependency chains behind the latency benchmarks, in LLVM's model of Zen 3 ----------
+rm -rf "$out/mca"
+python3 book/tools/generate.py mca "$tmp/stable.s"
 
 # ---- results: the measured tables and charts of one machine ------------------------------------
 machine=${1:-}
