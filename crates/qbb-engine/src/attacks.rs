@@ -51,14 +51,30 @@ pub(crate) struct Tables {
     /// Per square: rank, file, diagonal, anti-diagonal (obstruction difference).
     lines: [[LineMasks; 4]; 64],
     /// PEXT tables: per square the relevant-blocker mask and the offset of its block.
-    rook_pext: PextTable,
-    bishop_pext: PextTable,
+    rook_pext: PextTable<ROOK_TABLE>,
+    bishop_pext: PextTable<BISHOP_TABLE>,
+    /// Castling on rank 1 by king file and rook file (the side follows from the two files).
+    pub castling: [[CastlePath; 8]; 8],
 }
 
-struct PextTable {
+/// What castling with a king and a rook on rank 1 needs.
+#[derive(Copy, Clone, Default)]
+pub(crate) struct CastlePath {
+    /// Squares that must be empty: all that king and rook cross or reach, but for themselves.
+    pub must_be_empty: u64,
+    /// Squares the king stands on, crosses or reaches, none of which may be attacked.
+    pub king_path: u64,
+}
+
+/// Table sizes, rounded up to powers of two so that a masked index needs no bounds check
+/// (102 400 rook and 5 248 bishop entries are used).
+const ROOK_TABLE: usize = 1 << 17;
+const BISHOP_TABLE: usize = 1 << 13;
+
+struct PextTable<const N: usize> {
     masks: [u64; 64],
     offsets: [u32; 64],
-    attacks: Vec<u64>,
+    attacks: Box<[u64; N]>,
 }
 
 static TABLES: LazyLock<Box<Tables>> = LazyLock::new(Tables::build);
@@ -128,17 +144,19 @@ fn pext_soft(value: u64, mut mask: u64) -> u64 {
     out
 }
 
-impl PextTable {
-    fn build(dirs: &[(i32, i32); 4]) -> PextTable {
+impl<const N: usize> PextTable<N> {
+    fn build(dirs: &[(i32, i32); 4]) -> PextTable<N> {
         let mut masks = [0; 64];
         let mut offsets = [0; 64];
-        let mut attacks = Vec::new();
+        let mut attacks: Box<[u64; N]> = vec![0; N]
+            .into_boxed_slice()
+            .try_into()
+            .expect("a slice of N entries");
+        let mut base = 0;
         for sq in 0..64 {
             let mask = relevant_mask(sq, dirs);
             masks[sq] = mask;
-            offsets[sq] = attacks.len() as u32;
-            let base = attacks.len();
-            attacks.resize(base + (1usize << mask.count_ones()), 0);
+            offsets[sq] = base as u32;
             // Every subset of the mask (carry-rippler), stored at its PEXT index.
             let mut subset = 0u64;
             loop {
@@ -148,7 +166,9 @@ impl PextTable {
                     break;
                 }
             }
+            base += 1usize << mask.count_ones();
         }
+        assert!(base <= N, "the table holds every block");
         PextTable {
             masks,
             offsets,
@@ -170,7 +190,19 @@ impl Tables {
             lines: [[LineMasks::default(); 4]; 64],
             rook_pext: PextTable::build(&ROOK_DIRS),
             bishop_pext: PextTable::build(&BISHOP_DIRS),
+            castling: [[CastlePath::default(); 8]; 8],
         });
+        let span = |a: usize, z: usize| (a.min(z)..=a.max(z)).fold(0u64, |acc, sq| acc | 1 << sq);
+        for king in 0..8 {
+            for rook in (0..8).filter(|&r| r != king) {
+                let (king_to, rook_to) = if rook > king { (6, 5) } else { (2, 3) };
+                let movers = 1u64 << king | 1u64 << rook;
+                t.castling[king][rook] = CastlePath {
+                    must_be_empty: (span(king, king_to) | span(rook, rook_to)) & !movers,
+                    king_path: span(king, king_to),
+                };
+            }
+        }
         let step = |sq: Sq, df: i32, dr: i32| -> u64 {
             let (f, r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
             if (0..8).contains(&f) && (0..8).contains(&r) {
@@ -249,7 +281,7 @@ impl Tables {
     /// the two nearest blockers.
     #[inline(always)]
     fn line_attacks(&self, sq: Sq, occupied: u64, line: usize) -> u64 {
-        let LineMasks { lower, upper } = self.lines[sq][line];
+        let LineMasks { lower, upper } = self.lines[sq & 63][line & 3];
         let below = occupied & lower;
         let above = occupied & upper;
         let nearest_below = 0x8000_0000_0000_0000u64 >> (below | 1).leading_zeros();
@@ -257,11 +289,11 @@ impl Tables {
     }
 }
 
-impl PextTable {
+impl<const N: usize> PextTable<N> {
     #[inline(always)]
-    fn lookup<B: Backend>(&self, _proof: B, sq: Sq, occupied: u64) -> u64 {
-        let index = pext(_proof, occupied, self.masks[sq]);
-        self.attacks[self.offsets[sq] as usize + index as usize]
+    fn lookup<B: Backend>(&self, proof: B, sq: Sq, occupied: u64) -> u64 {
+        let index = pext(proof, occupied, self.masks[sq & 63]);
+        self.attacks[(self.offsets[sq & 63] as usize + index as usize) & (N - 1)]
     }
 }
 
@@ -348,8 +380,24 @@ mod tests {
         assert_eq!(t.between[0][10], 0, "a1 and c2 share no line");
         assert_eq!(t.line[0][9], 0x8040_2010_0804_0201);
         assert_eq!(t.line[0][10], 0);
-        assert_eq!(t.rook_pext.attacks.len(), 102_400);
-        assert_eq!(t.bishop_pext.attacks.len(), 5_248);
+        let used = |masks: &[u64; 64]| {
+            masks
+                .iter()
+                .map(|m| 1usize << m.count_ones())
+                .sum::<usize>()
+        };
+        assert_eq!(used(&t.rook_pext.masks), 102_400);
+        assert_eq!(used(&t.bishop_pext.masks), 5_248);
+        let e1_h1 = t.castling[4][7];
+        assert_eq!((e1_h1.must_be_empty, e1_h1.king_path), (0x60, 0x70));
+        let e1_a1 = t.castling[4][0];
+        assert_eq!((e1_a1.must_be_empty, e1_a1.king_path), (0x0E, 0x1C));
+        let b1_a1 = t.castling[1][0];
+        assert_eq!(
+            (b1_a1.must_be_empty, b1_a1.king_path),
+            (0x0C, 0x06),
+            "Chess960: king b1 to c1"
+        );
         assert!(has_bmi2(BackendKind::Avx2) && !has_bmi2(BackendKind::Sse2));
         for kind in BackendKind::ALL {
             assert_eq!(

@@ -7,7 +7,7 @@ use std::fmt;
 
 use qbb::{Color, Piece, PieceType, PlacementError, Quad, Square};
 
-use crate::position::{NO_EP, NO_ROOK, Position, THEM_LONG, THEM_SHORT, US_LONG, US_SHORT};
+use crate::position::{NO_EP, Position};
 
 /// Which side, for messages.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -121,13 +121,15 @@ fn check_material(quad: &Quad, color: Color) -> Result<(), FenError> {
     Ok(())
 }
 
-/// Reads the castling field into absolute rook files `[white short, white long, black short,
-/// black long]`, and whether it can only be Chess960.
-fn parse_castling(field: &str, quad: &Quad) -> Result<([u8; 4], bool), FenError> {
-    let mut files = [NO_ROOK; 4];
+/// Reads the castling field into the absolute squares of the castling rooks, and whether it can
+/// only be Chess960.
+fn parse_castling(field: &str, quad: &Quad) -> Result<(u64, bool), FenError> {
+    let mut rooks_with_rights = 0u64;
+    // Which rights were given: [white short, white long, black short, black long].
+    let mut given = [false; 4];
     let mut chess960 = false;
     if field == "-" {
-        return Ok((files, chess960));
+        return Ok((rooks_with_rights, chess960));
     }
     for letter in field.chars() {
         let color = if letter.is_ascii_uppercase() {
@@ -175,18 +177,19 @@ fn parse_castling(field: &str, quad: &Quad) -> Result<([u8; 4], bool), FenError>
         })?;
         let short = rook_file > king_file;
         let index = (color == Color::Black) as usize * 2 + (!short) as usize;
-        if files[index] != NO_ROOK {
+        if given[index] {
             return Err(FenError::DuplicateCastling {
                 right: letter,
                 side,
             });
         }
-        files[index] = rook_file;
+        given[index] = true;
+        rooks_with_rights |= back_rank & 0x0101_0101_0101_0101 << rook_file;
         if king_file != 4 || rook_file != if short { 7 } else { 0 } {
             chess960 = true;
         }
     }
-    Ok((files, chess960))
+    Ok((rooks_with_rights, chess960))
 }
 
 impl Position {
@@ -214,11 +217,7 @@ impl Position {
             "b" => Color::Black,
             other => return Err(FenError::SideToMove(other.to_string())),
         };
-        let (abs_files, chess960) = parse_castling(fields[2], &absolute)?;
-        let castle_files = match side {
-            Color::White => abs_files,
-            Color::Black => [abs_files[2], abs_files[3], abs_files[0], abs_files[1]],
-        };
+        let (castle_rooks, chess960) = parse_castling(fields[2], &absolute)?;
         let halfmove = match fields.get(4) {
             Some(text) => text
                 .parse()
@@ -234,7 +233,10 @@ impl Position {
         let mut pos = Position {
             quad: absolute.to_relative(side),
             hash: 0,
-            castle_files,
+            castle_rooks: match side {
+                Color::White => castle_rooks,
+                Color::Black => castle_rooks.swap_bytes(),
+            },
             ep_file: NO_EP,
             side,
             chess960,
@@ -282,28 +284,39 @@ impl Position {
     }
 
     fn castling_text(&self) -> String {
-        let f = self.castle_files;
-        let (white, black) = match self.side {
-            Color::White => ([f[US_SHORT], f[US_LONG]], [f[THEM_SHORT], f[THEM_LONG]]),
-            Color::Black => ([f[THEM_SHORT], f[THEM_LONG]], [f[US_SHORT], f[US_LONG]]),
+        let absolute = self.absolute_quad();
+        let rooks = match self.side {
+            Color::White => self.castle_rooks,
+            Color::Black => self.castle_rooks.swap_bytes(),
         };
         let mut out = String::new();
-        for (files, upper) in [(white, true), (black, false)] {
-            for (i, &file) in files.iter().enumerate() {
-                if file == NO_ROOK {
-                    continue;
-                }
-                let letter = if self.chess960 {
-                    char::from(b'a' + file)
-                } else if i == 0 {
-                    'k'
-                } else {
-                    'q'
-                };
-                out.push(if upper {
-                    letter.to_ascii_uppercase()
-                } else {
-                    letter
+        for color in [Color::White, Color::Black] {
+            let back_rank = match color {
+                Color::White => 0xFF,
+                Color::Black => 0xFF << 56,
+            };
+            let king = squares_of(&absolute, Piece::new(color, PieceType::King)) & back_rank;
+            let king_file = king.trailing_zeros() & 7;
+            let files = (0..8u32).filter(|f| rooks & back_rank & 0x0101_0101_0101_0101 << f != 0);
+            // King side first, as in KQkq.
+            let mut letters: Vec<(bool, char)> = files
+                .map(|file| {
+                    let short = file > king_file;
+                    let letter = if self.chess960 {
+                        char::from(b'a' + file as u8)
+                    } else if short {
+                        'k'
+                    } else {
+                        'q'
+                    };
+                    (!short, letter)
+                })
+                .collect();
+            letters.sort();
+            for (_, letter) in letters {
+                out.push(match color {
+                    Color::White => letter.to_ascii_uppercase(),
+                    Color::Black => letter,
                 });
             }
         }

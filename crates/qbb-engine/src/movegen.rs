@@ -14,7 +14,7 @@ use qbb::Backend;
 
 use crate::attacks::{Sq, Tables, tables};
 use crate::moves::{Move, MoveList, Special};
-use crate::position::{NO_EP, NO_ROOK, Position, US_LONG, US_SHORT};
+use crate::position::{NO_EP, Position, RANK_1};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
@@ -66,10 +66,10 @@ impl Sink for Counter {
     }
 }
 
-/// Writes moves into a list; with `QUEEN_ONLY` promotions are only to a queen.
-pub(crate) struct Lister<'a, const QUEEN_ONLY: bool> {
+/// Builds each move and hands it to `visit`; with `QUEEN_ONLY` promotions are only to a queen.
+pub(crate) struct Emitter<'a, F: FnMut(Move), const QUEEN_ONLY: bool> {
     pub pos: &'a Position,
-    pub list: &'a mut MoveList,
+    pub visit: F,
 }
 
 /// The set bits of a bitboard, lowest first.
@@ -79,27 +79,25 @@ fn squares(mut bb: u64) -> impl Iterator<Item = Sq> {
         if bb == 0 {
             return None;
         }
-        let sq = bb.trailing_zeros() as Sq;
+        let sq = bb.trailing_zeros() as Sq & 63;
         bb &= bb - 1;
         Some(sq)
     })
 }
 
-impl<const QUEEN_ONLY: bool> Sink for Lister<'_, QUEEN_ONLY> {
+impl<F: FnMut(Move), const QUEEN_ONLY: bool> Sink for Emitter<'_, F, QUEEN_ONLY> {
     #[inline(always)]
     fn piece_moves(&mut self, piece: u32, from: Sq, targets: u64) {
         for to in squares(targets) {
             let captured = self.pos.type_bits_at(to);
-            self.list
-                .push(Move::new(from, to, piece, captured, 0, Special::Normal));
+            (self.visit)(Move::new(from, to, piece, captured, 0, Special::Normal));
         }
     }
     #[inline(always)]
     fn pawn_moves(&mut self, targets: u64, offset: usize, special: Special) {
         for to in squares(targets) {
             let captured = self.pos.type_bits_at(to);
-            self.list
-                .push(Move::new(to - offset, to, PAWN, captured, 0, special));
+            (self.visit)(Move::new(to - offset, to, PAWN, captured, 0, special));
         }
     }
     #[inline(always)]
@@ -107,11 +105,10 @@ impl<const QUEEN_ONLY: bool> Sink for Lister<'_, QUEEN_ONLY> {
         for to in squares(targets) {
             let captured = self.pos.type_bits_at(to);
             let from = to - offset;
-            self.list
-                .push(Move::new(from, to, PAWN, captured, QUEEN, Special::Normal));
+            (self.visit)(Move::new(from, to, PAWN, captured, QUEEN, Special::Normal));
             if !QUEEN_ONLY {
                 for promotion in [KNIGHT, ROOK, BISHOP] {
-                    self.list.push(Move::new(
+                    (self.visit)(Move::new(
                         from,
                         to,
                         PAWN,
@@ -125,13 +122,11 @@ impl<const QUEEN_ONLY: bool> Sink for Lister<'_, QUEEN_ONLY> {
     }
     #[inline(always)]
     fn en_passant(&mut self, from: Sq, to: Sq) {
-        self.list
-            .push(Move::new(from, to, PAWN, PAWN, 0, Special::EnPassant));
+        (self.visit)(Move::new(from, to, PAWN, PAWN, 0, Special::EnPassant));
     }
     #[inline(always)]
     fn castle(&mut self, king: Sq, rook: Sq) {
-        self.list
-            .push(Move::new(king, rook, KING, 0, 0, Special::Castle));
+        (self.visit)(Move::new(king, rook, KING, 0, 0, Special::Castle));
     }
 }
 
@@ -282,11 +277,8 @@ pub(crate) fn generate<B: Backend, S: Sink, const CAPTURES: bool>(
     }
 
     if !CAPTURES && checkers == 0 {
-        for right in [US_SHORT, US_LONG] {
-            let rook_file = pos.castle_files[right];
-            if rook_file != NO_ROOK {
-                castle(b, t, &board, king, rook_file as Sq, right == US_SHORT, sink);
-            }
+        for rook in squares(pos.castle_rooks & RANK_1) {
+            castle(b, t, &board, king, rook, sink);
         }
     }
 }
@@ -347,27 +339,13 @@ fn en_passant<B: Backend, S: Sink>(
 /// be empty (but for themselves), and no square the king stands on, passes or reaches attacked
 /// (tested without the castling rook, which could otherwise hide an attack on the king's target).
 #[inline(always)]
-fn castle<B: Backend, S: Sink>(
-    b: B,
-    t: &Tables,
-    board: &Board,
-    king: Sq,
-    rook: Sq,
-    short: bool,
-    sink: &mut S,
-) {
-    let (king_to, rook_to) = if short { (6, 5) } else { (2, 3) };
-    let span = |a: Sq, z: Sq| {
-        let (lo, hi) = (a.min(z), a.max(z));
-        (u64::MAX >> (63 - hi)) & (u64::MAX << lo)
-    };
-    let movers = (1u64 << king) | (1u64 << rook);
-    let path = (span(king, king_to) | span(rook, rook_to)) & !movers;
-    if path & board.occupied != 0 {
+fn castle<B: Backend, S: Sink>(b: B, t: &Tables, board: &Board, king: Sq, rook: Sq, sink: &mut S) {
+    let path = t.castling[king & 7][rook & 7];
+    if path.must_be_empty & board.occupied != 0 {
         return;
     }
-    let occupied = board.occupied ^ movers;
-    if squares(span(king, king_to)).any(|sq| board.attacked(b, t, sq, occupied)) {
+    let occupied = board.occupied ^ (1u64 << king) ^ (1u64 << rook);
+    if squares(path.king_path).any(|sq| board.attacked(b, t, sq, occupied)) {
         return;
     }
     sink.castle(king, rook);
@@ -378,14 +356,15 @@ impl Position {
     #[inline(always)]
     pub fn generate_moves<B: Backend>(&self, b: B, moves: &mut MoveList) {
         moves.clear();
-        generate::<B, _, false>(
-            b,
-            self,
-            &mut Lister::<false> {
-                pos: self,
-                list: moves,
-            },
-        );
+        self.for_each_move(b, |mv| moves.push(mv));
+    }
+
+    /// Calls `visit` with every legal move, in the order of [`Position::generate_moves`], without
+    /// storing them.
+    #[inline(always)]
+    pub fn for_each_move<B: Backend>(&self, b: B, visit: impl FnMut(Move)) {
+        let mut emitter = Emitter::<_, false> { pos: self, visit };
+        generate::<B, _, false>(b, self, &mut emitter);
     }
 
     /// The legal captures (en passant included) and promotions to a queen, appended to `moves`
@@ -393,14 +372,11 @@ impl Position {
     #[inline(always)]
     pub fn generate_captures<B: Backend>(&self, b: B, moves: &mut MoveList) {
         moves.clear();
-        generate::<B, _, true>(
-            b,
-            self,
-            &mut Lister::<true> {
-                pos: self,
-                list: moves,
-            },
-        );
+        let mut emitter = Emitter::<_, true> {
+            pos: self,
+            visit: |mv| moves.push(mv),
+        };
+        generate::<B, _, true>(b, self, &mut emitter);
     }
 
     /// The number of legal moves, without listing them (perft's bulk count).

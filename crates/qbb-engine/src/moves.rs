@@ -103,6 +103,12 @@ impl Move {
         }
     }
 
+    /// True if the move is `special` (one shift and compare, no decoding).
+    #[inline(always)]
+    pub(crate) const fn is(self, special: Special) -> bool {
+        self.0 >> 21 & 3 == special as u32
+    }
+
     /// The moving piece's type (`None` only for [`Move::NULL`]).
     #[inline(always)]
     pub const fn piece(self) -> Option<PieceType> {
@@ -128,12 +134,12 @@ impl Move {
 
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
-        matches!(self.special(), Special::Castle)
+        self.is(Special::Castle)
     }
 
     #[inline(always)]
     pub const fn is_en_passant(self) -> bool {
-        matches!(self.special(), Special::EnPassant)
+        self.is(Special::EnPassant)
     }
 
     /// The raw 32 bits (for hash tables).

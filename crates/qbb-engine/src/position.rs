@@ -11,16 +11,11 @@ use crate::attacks::tables;
 use crate::moves::{Move, Special};
 use crate::zobrist;
 
-/// A castling right that is gone.
-pub(crate) const NO_ROOK: u8 = 8;
 /// No en-passant square.
 pub(crate) const NO_EP: u8 = 8;
 
-/// Indices into [`Position::castle_files`]: relative to the side to move.
-pub(crate) const US_SHORT: usize = 0;
-pub(crate) const US_LONG: usize = 1;
-pub(crate) const THEM_SHORT: usize = 2;
-pub(crate) const THEM_LONG: usize = 3;
+/// The first rank, where the side to move castles.
+pub(crate) const RANK_1: u64 = 0xFF;
 
 /// Relative piece codes: the side to move has colour bit 1.
 #[inline(always)]
@@ -43,10 +38,10 @@ pub struct Position {
     /// Relative orientation: plane 0 = the side to move's pieces, its first rank at the bottom.
     pub(crate) quad: Quad,
     pub(crate) hash: u64,
-    /// The file of each castling rook, [`NO_ROOK`] when the right is gone; indexed by
-    /// [`US_SHORT`], [`US_LONG`], [`THEM_SHORT`], [`THEM_LONG`]. "Short" is the rook on the
-    /// h-side of the king, as seen by white.
-    pub(crate) castle_files: [u8; 4],
+    /// The rooks that may still castle, relative like the quad: ours on rank 1, theirs on
+    /// rank 8. A right is the rook's square, as in Chess960; it goes when the rook leaves or is
+    /// taken, or when its king moves.
+    pub(crate) castle_rooks: u64,
     /// The file of the en-passant target square (on relative rank 6), or [`NO_EP`]. Set only when
     /// a pawn of the side to move stands next to the pawn that just advanced two squares.
     pub(crate) ep_file: u8,
@@ -61,7 +56,7 @@ impl PartialEq for Position {
         let Position {
             quad,
             hash,
-            castle_files,
+            castle_rooks,
             ep_file,
             side,
             chess960: _,
@@ -70,7 +65,7 @@ impl PartialEq for Position {
         } = *self;
         quad == other.quad
             && hash == other.hash
-            && castle_files == other.castle_files
+            && castle_rooks == other.castle_rooks
             && ep_file == other.ep_file
             && side == other.side
             && halfmove == other.halfmove
@@ -226,7 +221,6 @@ impl Position {
         let captured = mv.captured_bits();
         let side = self.side;
         let mut hash = self.hash ^ zobrist::SIDE;
-        let mut files = self.castle_files;
 
         let mut aspects = MoveAspects::quiet(
             Square::from_index_masked(from as u32),
@@ -280,32 +274,15 @@ impl Position {
         let quad = b.flip(&(self.quad ^ b.move_delta(&aspects)));
         // ANCHOR_END: xor_and_flip
 
-        // Castling rights: lost when the king moves, when a castling rook leaves its square, and
-        // when the opponent's castling rook is captured on its square.
-        let mut lost = 0;
+        // Castling rights: a rook that moves or is taken loses its right, a king that moves
+        // loses both of its side's.
+        let mut castle_rooks = self.castle_rooks & !(1u64 << from | 1u64 << to);
         if piece == PieceType::King as u32 {
-            lost |= 1 << US_SHORT | 1 << US_LONG;
-        } else if from < 8 {
-            lost |= ((files[US_SHORT] as usize == from) as u8) << US_SHORT
-                | ((files[US_LONG] as usize == from) as u8) << US_LONG;
+            castle_rooks &= !RANK_1;
         }
-        if to >= 56 && captured != 0 {
-            lost |= ((files[THEM_SHORT] as usize == to - 56) as u8) << THEM_SHORT
-                | ((files[THEM_LONG] as usize == to - 56) as u8) << THEM_LONG;
-        }
+        let lost = self.castle_rooks ^ castle_rooks;
         if lost != 0 {
-            for (right, file) in files.iter_mut().enumerate() {
-                if lost >> right & 1 != 0 && *file != NO_ROOK {
-                    *file = NO_ROOK;
-                    // Rights are keyed by colour: relative index `right` is absolute for white.
-                    let absolute = if side == Color::White {
-                        right
-                    } else {
-                        right ^ 2
-                    };
-                    hash ^= zobrist::castling(absolute);
-                }
-            }
+            hash ^= zobrist::castling_of(side, lost);
         }
 
         // En passant: possible next move only if an enemy pawn stands beside the advanced pawn.
@@ -313,7 +290,7 @@ impl Position {
             hash ^= zobrist::en_passant(self.ep_file as usize);
         }
         let mut ep_file = NO_EP;
-        if mv.special() == Special::DoublePush {
+        if mv.is(Special::DoublePush) {
             let bit = 1u64 << to;
             let beside =
                 ((bit << 1) & !0x0101_0101_0101_0101) | ((bit >> 1) & !0x8080_8080_8080_8080);
@@ -327,12 +304,7 @@ impl Position {
         Position {
             quad,
             hash,
-            castle_files: [
-                files[THEM_SHORT],
-                files[THEM_LONG],
-                files[US_SHORT],
-                files[US_LONG],
-            ],
+            castle_rooks: castle_rooks.swap_bytes(),
             ep_file,
             side: side.other(),
             chess960: self.chess960,
@@ -352,11 +324,10 @@ impl Position {
         if self.ep_file != NO_EP {
             hash ^= zobrist::en_passant(self.ep_file as usize);
         }
-        let f = self.castle_files;
         Position {
             quad: self.quad.mirrored().colors_swapped(),
             hash,
-            castle_files: [f[THEM_SHORT], f[THEM_LONG], f[US_SHORT], f[US_LONG]],
+            castle_rooks: self.castle_rooks.swap_bytes(),
             ep_file: NO_EP,
             side: self.side.other(),
             chess960: self.chess960,
@@ -370,16 +341,7 @@ impl Position {
     /// The Zobrist key computed from scratch (the incremental key must always equal it).
     pub fn hash_from_scratch<B: Backend>(&self, b: B) -> u64 {
         let mut hash = b.hash_zobrist(&self.absolute_quad());
-        for (right, &file) in self.castle_files.iter().enumerate() {
-            if file != NO_ROOK {
-                let abs = if self.side == Color::White {
-                    right
-                } else {
-                    right ^ 2
-                };
-                hash ^= zobrist::castling(abs);
-            }
-        }
+        hash ^= zobrist::castling_of(self.side, self.castle_rooks);
         if self.ep_file != NO_EP {
             hash ^= zobrist::en_passant(self.ep_file as usize);
         }

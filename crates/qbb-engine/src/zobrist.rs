@@ -15,13 +15,13 @@ const fn splitmix(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-/// Keys 0..4: castling rights (white short, white long, black short, black long); 4..12: the
-/// en-passant file a..h; 12: black to move.
-const fn state_keys() -> [u64; 13] {
-    let mut keys = [0; 13];
+/// Keys 0..64: a castling right, by the absolute square of its rook (only ranks 1 and 8 are
+/// used); 64..72: the en-passant file a..h; 72: black to move.
+const fn state_keys() -> [u64; 73] {
+    let mut keys = [0; 73];
     let mut state = 0x5142_422D_7374_6174; // "QBB-stat"
     let mut i = 0;
-    while i < 13 {
+    while i < 73 {
         let (next, key) = splitmix(state);
         state = next;
         keys[i] = key;
@@ -30,22 +30,31 @@ const fn state_keys() -> [u64; 13] {
     keys
 }
 
-const KEYS: [u64; 13] = state_keys();
+const KEYS: [u64; 73] = state_keys();
 
 /// The key of the side to move being black.
-pub(crate) const SIDE: u64 = KEYS[12];
+pub(crate) const SIDE: u64 = KEYS[72];
 
-/// The key of a castling right; `right` is absolute: 0 white short, 1 white long, 2 black short,
-/// 3 black long.
+/// The keys of the castling rights of the rooks on `rooks`, a relative set when `side` is to move.
 #[inline(always)]
-pub(crate) const fn castling(right: usize) -> u64 {
-    KEYS[right & 3]
+pub(crate) fn castling_of(side: Color, rooks: u64) -> u64 {
+    let absolute = match side {
+        Color::White => rooks,
+        Color::Black => rooks.swap_bytes(),
+    };
+    let mut key = 0;
+    let mut rest = absolute;
+    while rest != 0 {
+        key ^= KEYS[rest.trailing_zeros() as usize & 63];
+        rest &= rest - 1;
+    }
+    key
 }
 
 /// The key of an en-passant square on `file` (0..8).
 #[inline(always)]
 pub(crate) const fn en_passant(file: usize) -> u64 {
-    KEYS[4 + (file & 7)]
+    KEYS[64 + (file & 7)]
 }
 
 /// The key of relative code `code` on relative square `sq` when `side` is to move: relative codes
