@@ -42,6 +42,12 @@ fn bar_style(row: &Row) -> ShapeStyle {
     }
 }
 
+/// An axis value without needless decimals: `0`, `2.5`, `400`.
+fn axis_number(y: f64) -> String {
+    let text = format!("{y:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// The faint grid behind the bars.
 fn grid() -> ShapeStyle {
     BLACK.mix(0.08).stroke_width(1)
@@ -65,7 +71,7 @@ fn footer(area: &DrawingArea<SVGBackend<'_>, Shift>, results: &Results) -> Resul
 /// The bar chart of one benchmark: `rows` are its backends in order.
 pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
     let first = rows.first().ok_or_else(|| anyhow!("a chart needs rows"))?;
-    let (width, height) = (720u32, 440u32);
+    let (width, height) = (880u32, 460u32);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
@@ -104,6 +110,7 @@ pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
                 SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
                 _ => String::new(),
             })
+            .y_label_formatter(&|y| axis_number(*y))
             .draw()
             .map_err(plot_error)?;
         chart
@@ -299,6 +306,14 @@ mod tests {
         ] {
             assert!(svg.contains(text), "missing {text}");
         }
+    }
+
+    #[test]
+    fn axis_numbers_drop_needless_decimals() {
+        assert_eq!(axis_number(0.0), "0");
+        assert_eq!(axis_number(400.0), "400");
+        assert_eq!(axis_number(2.5), "2.5");
+        assert_eq!(axis_number(0.25), "0.25");
     }
 
     #[test]

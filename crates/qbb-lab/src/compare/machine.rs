@@ -93,7 +93,7 @@ impl Machine {
         }
     }
 
-    /// One line for chart captions: `AMD EPYC (amd-epyc-f25m1), rustc 1.95.0`.
+    /// One line for chart captions: `AMD EPYC (amd-epyc-f25m1), rustc 1.95.0, 2026-11-21`.
     pub fn caption(&self) -> String {
         let rustc = self
             .rustc
@@ -101,7 +101,8 @@ impl Machine {
             .take(2)
             .collect::<Vec<_>>()
             .join(" ");
-        format!("{} ({}), {rustc}", self.cpu, self.id)
+        let day = self.date.split_whitespace().next().unwrap_or("");
+        format!("{} ({}), {rustc}, {day}", self.cpu, self.id)
     }
 }
 

@@ -225,6 +225,16 @@ fn write_files(results: &Results, dir: &Path) -> Result<usize> {
     Ok(written)
 }
 
+/// The cargo command that rebuilds the lab as it was built (`flags` name the portable feature
+/// when it was on) and runs it with `args`.
+fn cargo_command(flags: &str, args: &str) -> String {
+    if flags.contains("portable-simd") {
+        format!("cargo +nightly run --release -p qbb-lab --features portable-simd -- {args}")
+    } else {
+        format!("cargo run --release -p qbb-lab -- {args}")
+    }
+}
+
 /// `results.md`: the machine, the table, the charts.
 fn markdown_page(results: &Results, has_overview: bool) -> String {
     let m = &results.machine;
@@ -242,6 +252,12 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
         source = results.source,
         date = m.date,
     );
+    if let Some(args) = results.source.strip_prefix("qbb ") {
+        page.push_str(&format!(
+            "Reproduce (on the same commit): `{}`\n\n",
+            cargo_command(&m.flags, args)
+        ));
+    }
     page.push_str("| machine | |\n| --- | --- |\n");
     for (key, value) in [
         ("CPU", format!("{} ({})", m.cpu, m.cpu_details)),
@@ -282,7 +298,8 @@ mod tests {
     fn files_are_written_where_asked() {
         let dir = std::env::temp_dir().join(format!("qbb-compare-test-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
-        let results = sample();
+        let mut results = sample();
+        results.machine.flags = "profile release, opt-level 3, no RUSTFLAGS".to_string();
         let n = write_files(&results, &dir).unwrap();
         assert_eq!(n, 2 + 1 + 4);
         let back: Results =
@@ -291,6 +308,9 @@ mod tests {
         let md = fs::read_to_string(dir.join("results.md")).unwrap();
         assert!(md.contains("| hex-sets |"));
         assert!(md.contains("(charts/flip.svg)"));
+        assert!(
+            md.contains("Reproduce (on the same commit): `cargo run --release -p qbb-lab -- test`")
+        );
         assert!(dir.join("charts/piece-at-latency.svg").is_file());
         fs::remove_dir_all(&dir).unwrap();
     }

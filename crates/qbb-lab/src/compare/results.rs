@@ -182,7 +182,7 @@ pub(crate) mod tests {
     pub fn sample() -> Results {
         let mut results = Results::new(
             Machine::current(),
-            "test".to_string(),
+            "qbb test".to_string(),
             corpus_description(1024),
             vec![
                 row("hex-sets", "avx2", 2.0),
