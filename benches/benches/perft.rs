@@ -3,7 +3,8 @@
 //!
 //! `cargo bench -p qbb-benches --bench perft` runs every case `QBB_PERFT_ROUNDS` times (default 5),
 //! the runners interleaved within each round so that a noisy moment hurts them alike, and keeps the
-//! best time of each. A command-line word filters the runners or cases by name
+//! best time of each: wall-clock time, and the thread's CPU time, which on a shared machine does
+//! not count the time slices other processes take (the ratios are computed from it). A command-line word filters the runners or cases by name
 //! (`cargo bench --bench perft -- avx2`). With `QBB_PERFT_JSON=path` the results are also written
 //! as JSON.
 //!
@@ -70,8 +71,8 @@ impl Runner {
         }
     }
 
-    /// Node count and time of one perft.
-    fn run(self, case: Case) -> (u64, Duration) {
+    /// Node count and times of one perft.
+    fn run(self, case: Case) -> Timed {
         match self {
             Runner::Engine(kind) => {
                 let pos = qbb_engine::Position::from_fen(case.fen).expect("bench FENs parse");
@@ -98,10 +99,27 @@ impl Runner {
     }
 }
 
-fn timed(f: impl FnOnce() -> u64) -> (u64, Duration) {
-    let start = Instant::now();
+/// A perft's node count, wall-clock time and thread CPU time.
+#[derive(Clone, Copy)]
+struct Timed {
+    nodes: u64,
+    wall: Duration,
+    cpu: Duration,
+}
+
+fn timed(f: impl FnOnce() -> u64) -> Timed {
+    let cpu = cpu_time::ThreadTime::now();
+    let wall = Instant::now();
     let nodes = f();
-    (nodes, start.elapsed())
+    Timed {
+        nodes,
+        wall: wall.elapsed(),
+        cpu: cpu.elapsed(),
+    }
+}
+
+fn mnps(nodes: u64, time: Duration) -> f64 {
+    nodes as f64 / time.as_secs_f64() / 1e6
 }
 
 /// The engine's perft, timed inside the backend's feature region (the dispatch is not timed).
@@ -111,8 +129,8 @@ struct EnginePerft {
 }
 
 impl BackendTask for EnginePerft {
-    type Output = (u64, Duration);
-    fn run<B: Backend>(self, b: B) -> (u64, Duration) {
+    type Output = Timed;
+    fn run<B: Backend>(self, b: B) -> Timed {
         timed(|| qbb_engine::perft(b, &self.pos, self.case.depth, self.case.bulk))
     }
 }
@@ -195,8 +213,8 @@ fn main() {
                 .any(|f| case.name.contains(f.as_str()) || runner.name().contains(f.as_str()))
     };
 
-    // best[case][runner] = (nodes, best time)
-    let mut best: Vec<Vec<Option<(u64, Duration)>>> = vec![vec![None; runners.len()]; CASES.len()];
+    // best[case][runner]: the node count and the best wall and CPU times.
+    let mut best: Vec<Vec<Option<Timed>>> = vec![vec![None; runners.len()]; CASES.len()];
     for round in 1..=rounds {
         eprintln!("round {round}/{rounds}");
         for (c, case) in CASES.iter().enumerate() {
@@ -204,20 +222,17 @@ fn main() {
                 if !wanted(case, runner) {
                     continue;
                 }
-                let (nodes, time) = runner.run(*case);
-                let entry = &mut best[c][r];
-                if let Some((n, _)) = entry {
-                    assert_eq!(
-                        *n,
-                        nodes,
-                        "{} {}: node counts differ",
-                        runner.name(),
-                        case.name
-                    );
-                }
-                if entry.is_none_or(|(_, t)| time < t) {
-                    *entry = Some((nodes, time));
-                }
+                let run = runner.run(*case);
+                let entry = best[c][r].get_or_insert(run);
+                assert_eq!(
+                    entry.nodes,
+                    run.nodes,
+                    "{} {}: node counts differ",
+                    runner.name(),
+                    case.name
+                );
+                entry.wall = entry.wall.min(run.wall);
+                entry.cpu = entry.cpu.min(run.cpu);
             }
         }
     }
@@ -227,36 +242,38 @@ fn main() {
         cpu_name()
     );
     println!();
-    println!("| case | runner | nodes | seconds | Mnps | vs cozy-chess | vs shakmaty |");
+    println!(
+        "| case | runner | nodes | Mnps (wall) | Mnps (CPU time) | vs cozy-chess | vs shakmaty |"
+    );
     println!("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
     let mut json = Vec::new();
     let cozy = runners.iter().position(|&r| r == Runner::Cozy);
     let shak = runners.iter().position(|&r| r == Runner::Shakmaty);
     for (c, case) in CASES.iter().enumerate() {
-        let mnps = |r: Option<usize>| {
-            r.and_then(|r| best[c][r])
-                .map(|(n, t)| n as f64 / t.as_secs_f64() / 1e6)
-        };
+        let cpu_mnps = |r: Option<usize>| r.and_then(|r| best[c][r]).map(|t| mnps(t.nodes, t.cpu));
         for (r, runner) in runners.iter().enumerate() {
-            let Some((nodes, time)) = best[c][r] else {
+            let Some(t) = best[c][r] else {
                 continue;
             };
-            let speed = nodes as f64 / time.as_secs_f64() / 1e6;
+            let (wall, cpu) = (mnps(t.nodes, t.wall), mnps(t.nodes, t.cpu));
             let ratio =
-                |peer: Option<f64>| peer.map_or("-".to_string(), |p| format!("{:.2}", speed / p));
+                |peer: Option<f64>| peer.map_or("-".to_string(), |p| format!("{:.2}", cpu / p));
             println!(
-                "| {} | {} | {nodes} | {:.3} | {speed:.1} | {} | {} |",
+                "| {} | {} | {} | {wall:.1} | {cpu:.1} | {} | {} |",
                 case.name,
                 runner.name(),
-                time.as_secs_f64(),
-                ratio(mnps(cozy)),
-                ratio(mnps(shak)),
+                t.nodes,
+                ratio(cpu_mnps(cozy)),
+                ratio(cpu_mnps(shak)),
             );
             json.push(format!(
-                "{{\"case\":\"{}\",\"runner\":\"{}\",\"nodes\":{nodes},\"seconds\":{:.6},\"mnps\":{speed:.2}}}",
+                "{{\"case\":\"{}\",\"runner\":\"{}\",\"nodes\":{},\"seconds\":{:.6},\
+                 \"mnps\":{wall:.2},\"cpu_seconds\":{:.6},\"cpu_mnps\":{cpu:.2}}}",
                 case.name,
                 runner.name(),
-                time.as_secs_f64()
+                t.nodes,
+                t.wall.as_secs_f64(),
+                t.cpu.as_secs_f64()
             ));
         }
     }

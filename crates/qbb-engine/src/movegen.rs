@@ -355,8 +355,7 @@ impl Position {
     /// Every legal move, appended to `moves` (which is cleared first).
     #[inline(always)]
     pub fn generate_moves<B: Backend>(&self, b: B, moves: &mut MoveList) {
-        moves.clear();
-        self.for_each_move(b, |mv| moves.push(mv));
+        moves.fill(|list| self.for_each_move(b, |mv| list.push(mv)));
     }
 
     /// Calls `visit` with every legal move, in the order of [`Position::generate_moves`], without
@@ -371,12 +370,13 @@ impl Position {
     /// (which is cleared first). Under-promotions are left out, also when they capture.
     #[inline(always)]
     pub fn generate_captures<B: Backend>(&self, b: B, moves: &mut MoveList) {
-        moves.clear();
-        let mut emitter = Emitter::<_, true> {
-            pos: self,
-            visit: |mv| moves.push(mv),
-        };
-        generate::<B, _, true>(b, self, &mut emitter);
+        moves.fill(|list| {
+            let mut emitter = Emitter::<_, true> {
+                pos: self,
+                visit: |mv| list.push(mv),
+            };
+            generate::<B, _, true>(b, self, &mut emitter);
+        });
     }
 
     /// The number of legal moves, without listing them (perft's bulk count).

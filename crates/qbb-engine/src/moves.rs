@@ -213,14 +213,16 @@ impl MoveList {
         self.len = 0;
     }
 
-    /// Appends a move; the capacity exceeds any position's move count, so a legal position never
-    /// overflows it (a full list ignores further moves rather than writing out of bounds).
+    /// Refills the list through a [`Filler`]: the count stays in a local (a register) while the
+    /// moves are written, instead of going through memory at each push.
     #[inline(always)]
-    pub(crate) fn push(&mut self, mv: Move) {
-        if let Some(slot) = self.moves.get_mut(self.len) {
-            *slot = mv;
-            self.len += 1;
-        }
+    pub(crate) fn fill(&mut self, generate: impl FnOnce(&mut Filler<'_>)) {
+        let mut filler = Filler {
+            slots: &mut self.moves,
+            len: 0,
+        };
+        generate(&mut filler);
+        self.len = filler.len;
     }
 
     #[inline(always)]
@@ -241,6 +243,24 @@ impl MoveList {
 
     pub fn contains(&self, mv: Move) -> bool {
         self.as_slice().contains(&mv)
+    }
+}
+
+/// Writes moves into a [`MoveList`]'s slots; see [`MoveList::fill`].
+pub(crate) struct Filler<'a> {
+    slots: &'a mut [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Filler<'_> {
+    /// Appends a move; the capacity exceeds any position's move count, so a legal position never
+    /// overflows it (a full list ignores further moves rather than writing out of bounds).
+    #[inline(always)]
+    pub(crate) fn push(&mut self, mv: Move) {
+        if let Some(slot) = self.slots.get_mut(self.len) {
+            *slot = mv;
+            self.len += 1;
+        }
     }
 }
 
@@ -352,9 +372,11 @@ mod tests {
     #[test]
     fn list_never_overflows() {
         let mut list = MoveList::new();
-        for i in 0..300 {
-            list.push(Move::new(i % 64, 0, 1, 0, 0, Special::Normal));
-        }
+        list.fill(|f| {
+            for i in 0..300 {
+                f.push(Move::new(i % 64, 0, 1, 0, 0, Special::Normal));
+            }
+        });
         assert_eq!(list.len(), MAX_MOVES);
         assert_eq!(list[3].origin(), 3);
         list.clear();
