@@ -568,6 +568,8 @@ def results(report_dir):
             cells.append(f"**{cell}**" if backend == best else cell)
         scalar = by_backend.get("scalar")
         scalar_ns = format_ns(scalar["ns_per_op"]) if scalar else ""
+        if best == "scalar" and scalar_ns:
+            scalar_ns = f"**{scalar_ns}**"
         text += f"| `{bench}` | {scalar_ns} | " + " | ".join(cells) + " |\n"
     text += (
         "\nSpeed-up over the scalar reference (scalar's median divided by the backend's); the "
