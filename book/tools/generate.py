@@ -581,7 +581,7 @@ def results(report_dir):
     # The machine, for the results page.
     m = report["machine"]
     text = HEADER.format(source=f"`{source}`")
-    text += "| | |\n| --- | --- |\n"
+    text += "| | this report |\n| --- | --- |\n"
     for key, value in [
         ("CPU", m["cpu"]), ("details", m["cpu_details"]), ("report folder", f"`reports/{m['id']}`"),
         ("features the backends use", ", ".join(m["features"]) or "none"),
