@@ -64,14 +64,19 @@ def available_backends(qbb):
     return [b["name"] for b in json.loads(out) if b["available"]]
 
 
-def wall_bench(report):
-    """The wall bench, its JSON written next to the report and read back."""
-    path = report / "wall.json"
+def bench_json(bench, variable, path):
+    """Runs `cargo bench --bench <bench>` with `<variable>=<path>` and returns the JSON it wrote."""
     subprocess.run(
-        ["cargo", "bench", "--quiet", "-p", "qbb-benches", "--bench", "wall"],
-        cwd=REPO, check=True, env=dict(os.environ, QBB_WALL_JSON=str(path)),
+        ["cargo", "bench", "--quiet", "-p", "qbb-benches", "--bench", bench],
+        cwd=REPO, check=True, env=dict(os.environ, **{variable: str(path)}),
     )
-    wall = json.loads(path.read_text())
+    return json.loads(path.read_text())
+
+
+def wall_bench(report):
+    """The wall bench, its JSON written next to the report, read back and removed."""
+    path = report / "wall.json"
+    wall = bench_json("wall", "QBB_WALL_JSON", path)
     path.unlink()
     return wall
 
@@ -79,11 +84,7 @@ def wall_bench(report):
 def perft_peers(report):
     """The perft bench against cozy-chess and shakmaty, its JSON kept in the report."""
     path = report / "perft.json"
-    subprocess.run(
-        ["cargo", "bench", "--quiet", "-p", "qbb-benches", "--bench", "perft"],
-        cwd=REPO, check=True, env=dict(os.environ, QBB_PERFT_JSON=str(path)),
-    )
-    data = json.loads(path.read_text())
+    data = bench_json("perft", "QBB_PERFT_JSON", path)
     data["command"] = "cargo bench -p qbb-benches --bench perft"
     data["date"] = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     data["rustc"] = rustc_version()
