@@ -59,7 +59,15 @@ fn plot_error(e: impl std::fmt::Display) -> anyhow::Error {
 
 /// The footer line under every chart: the machine and the source of the numbers.
 fn footer(area: &DrawingArea<SVGBackend<'_>, Shift>, results: &Results) -> Result<()> {
-    let text = format!("{}; {}", results.machine.caption(), results.source);
+    // The source in brief: the full command is in results.md.
+    let source = match results.source.split_once(" (") {
+        Some(("criterion", _)) => "criterion (cargo bench)",
+        _ => results.source.as_str(),
+    };
+    let mut text = format!("{}; {source}", results.machine.caption());
+    if text.chars().count() > 110 {
+        text = text.chars().take(109).collect::<String>() + "…";
+    }
     area.draw(&Text::new(
         text,
         (12, 8),

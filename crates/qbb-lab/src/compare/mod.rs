@@ -127,7 +127,9 @@ pub fn report(args: &ReportArgs) -> Result<ExitCode> {
         let out = out_dir(args.out.as_deref(), &results.machine)?;
         return finish(&results, &out);
     }
-    let machine = Machine::current();
+    let mut machine = Machine::current();
+    // The load now says nothing about the run being read back.
+    machine.load = "not recorded by criterion".to_string();
     let out = out_dir(args.out.as_deref(), &machine)?;
     let (rows, skipped) = criterion::read(&args.criterion)?;
     if skipped > 0 {
@@ -136,8 +138,16 @@ pub fn report(args: &ReportArgs) -> Result<ExitCode> {
             args.criterion.display()
         );
     }
+    let bench_command = if rows
+        .iter()
+        .any(|r| r.backend == BackendKind::Portable.name())
+    {
+        "cargo +nightly bench -p qbb-benches --features portable-simd --bench routines"
+    } else {
+        "cargo bench -p qbb-benches --bench routines"
+    };
     let source = format!(
-        "criterion: cargo bench -p qbb-benches --bench routines, read back by {}",
+        "criterion ({bench_command}), read back by {}",
         command_line()
     );
     let corpus = corpus_description(qbb_benches::corpus::POSITIONS);
