@@ -5,15 +5,7 @@
 //! more than through the side key, so piece keys are looked up by the absolute square and code.
 
 use qbb::Color;
-use qbb::hash::ZOBRIST;
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use qbb::hash::{ZOBRIST, splitmix};
 
 /// Keys 0..64: a castling right, by the absolute square of its rook (only ranks 1 and 8 are
 /// used); 64..72: the en-passant file a..h; 72: black to move.

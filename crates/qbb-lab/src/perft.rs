@@ -174,19 +174,30 @@ fn run_position(args: &Args, kind: BackendKind) -> anyhow::Result<ExitCode> {
         .collect();
     divide.sort();
     let report = Report {
-        nodes,
-        seconds: elapsed.as_secs_f64(),
-        mnps: mnps(nodes, elapsed),
-        backend: kind.name(),
-        depth: args.depth,
-        bulk: !args.no_bulk,
-        threads: args.threads,
         fen: Some(pos.to_fen()),
         divide: args.divide.then_some(divide),
-        suite: None,
+        ..Report::measured(args, kind, nodes, elapsed)
     };
     print_report(&report, args.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+impl Report {
+    /// A run's figures, with nothing about where its positions came from yet.
+    fn measured(args: &Args, kind: BackendKind, nodes: u64, elapsed: Duration) -> Report {
+        Report {
+            nodes,
+            seconds: elapsed.as_secs_f64(),
+            mnps: mnps(nodes, elapsed),
+            backend: kind.name(),
+            depth: args.depth,
+            bulk: !args.no_bulk,
+            threads: args.threads,
+            fen: None,
+            divide: None,
+            suite: None,
+        }
+    }
 }
 
 fn mnps(nodes: u64, elapsed: Duration) -> f64 {
@@ -336,20 +347,12 @@ fn run_suite(args: &Args, kind: BackendKind, path: &PathBuf) -> anyhow::Result<E
     }
     let failed = !mismatches.is_empty();
     let report = Report {
-        nodes,
-        seconds: elapsed.as_secs_f64(),
-        mnps: mnps(nodes, elapsed),
-        backend: kind.name(),
-        depth: args.depth,
-        bulk: !args.no_bulk,
-        threads: args.threads,
-        fen: None,
-        divide: None,
         suite: Some(SuiteReport {
             positions: lines.len(),
             counts_checked: counted.len(),
             mismatches,
         }),
+        ..Report::measured(args, kind, nodes, elapsed)
     };
     print_report(&report, args.json)?;
     Ok(if failed {

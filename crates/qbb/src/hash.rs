@@ -1,8 +1,9 @@
 //! Keys for hashing a quad from scratch (catalogue row 17): Zobrist's table of random keys, one per
 //! nibble code and square, and the nine multipliers of Edoardo Manino's quadboard hash.
 
-/// SplitMix64, evaluated at compile time: a fixed, well-mixed sequence of 64-bit keys.
-const fn splitmix(state: u64) -> (u64, u64) {
+/// One step of SplitMix64: the next state and its well-mixed output. A `const fn`, so key tables
+/// are computed at compile time.
+pub const fn splitmix(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
