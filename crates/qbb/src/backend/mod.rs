@@ -453,7 +453,13 @@ pub fn run_on<T: BackendTask>(kind: BackendKind, task: T) -> Result<T::Output, B
         task: T,
     ) -> Result<T::Output, BackendError> {
         match B::new() {
-            Some(backend) => Ok(backend.with_features(|b| task.run(b))),
+            // Without the attribute the closure is the compiler's to inline or not, and a
+            // backend with several regions (portable: one per vector width) gives it several
+            // callers: then LLVM may keep it out of line, compiled without the region's features.
+            Some(backend) => Ok(backend.with_features(
+                #[inline(always)]
+                |b| task.run(b),
+            )),
             None => Err(kind
                 .check_available()
                 .err()
