@@ -88,15 +88,26 @@ fn squares(mut bb: u64) -> impl Iterator<Item = Sq> {
 impl<F: FnMut(Move), const QUEEN_ONLY: bool> Sink for Emitter<'_, F, QUEEN_ONLY> {
     #[inline(always)]
     fn piece_moves(&mut self, piece: u32, from: Sq, targets: u64) {
-        for to in squares(targets) {
+        // Captures look up their victim; quiet moves need not.
+        let them = self.pos.them();
+        for to in squares(targets & them) {
             let captured = self.pos.type_bits_at(to);
             (self.visit)(Move::new(from, to, piece, captured, 0, Special::Normal));
+        }
+        for to in squares(targets & !them) {
+            (self.visit)(Move::new(from, to, piece, 0, 0, Special::Normal));
         }
     }
     #[inline(always)]
     fn pawn_moves(&mut self, targets: u64, offset: usize, special: Special) {
+        // Pawns capture diagonally (offsets 7 and 9) and push straight (8 and 16).
+        let captures = offset == 7 || offset == 9;
         for to in squares(targets) {
-            let captured = self.pos.type_bits_at(to);
+            let captured = if captures {
+                self.pos.type_bits_at(to)
+            } else {
+                0
+            };
             (self.visit)(Move::new(to - offset, to, PAWN, captured, 0, special));
         }
     }

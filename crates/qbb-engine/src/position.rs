@@ -220,6 +220,7 @@ impl Position {
         let piece = mv.piece_bits();
         let captured = mv.captured_bits();
         let side = self.side;
+        let view = zobrist::view(side);
         let mut hash = self.hash ^ zobrist::SIDE;
 
         let mut aspects = MoveAspects::quiet(
@@ -227,48 +228,45 @@ impl Position {
             Square::from_index_masked(to as u32),
             our_code(piece),
         );
-        hash ^= zobrist::piece(side, our_code(piece) as usize, from);
-        match mv.special() {
-            Special::Castle => {
-                // King takes own rook: `to` holds the rook; king and rook land on the g/c and f/d
-                // files. In Chess960 any of these squares may coincide, which the xor absorbs.
-                let short = to > from;
-                let king_to = if short { 6 } else { 2 };
-                let rook_to = if short { 5 } else { 3 };
-                aspects.to = Square::from_index_masked(king_to);
-                aspects.special = qbb::Special::Castle {
-                    rook_from: Square::from_index_masked(to as u32),
-                    rook_to: Square::from_index_masked(rook_to),
-                    rook: our_code(PieceType::Rook as u32),
-                };
-                let rook = our_code(PieceType::Rook as u32) as usize;
-                hash ^= zobrist::piece(side, our_code(piece) as usize, king_to as usize)
-                    ^ zobrist::piece(side, rook, to)
-                    ^ zobrist::piece(side, rook, rook_to as usize);
-            }
-            Special::EnPassant => {
-                let captured_on = to - 8;
-                aspects.captured = their_code(captured);
-                aspects.special = qbb::Special::EnPassant {
-                    captured_on: Square::from_index_masked(captured_on as u32),
-                };
-                hash ^= zobrist::piece(side, our_code(piece) as usize, to)
-                    ^ zobrist::piece(side, their_code(captured) as usize, captured_on);
-            }
-            Special::Normal | Special::DoublePush => {
-                aspects.captured = their_code(captured);
-                let landing = match mv.promotion_bits() {
-                    0 => piece,
-                    promotion => {
-                        aspects.promotion = our_code(promotion);
-                        promotion
-                    }
-                };
-                hash ^= zobrist::piece(side, our_code(landing) as usize, to);
-                if captured != 0 {
-                    hash ^= zobrist::piece(side, their_code(captured) as usize, to);
+        hash ^= zobrist::piece(view, our_code(piece) as usize, from);
+        // Rare moves first, each tested by one compare, the common case last.
+        if mv.is(Special::Castle) {
+            // King takes own rook: `to` holds the rook; king and rook land on the g/c and f/d
+            // files. In Chess960 any of these squares may coincide, which the xor absorbs.
+            let short = to > from;
+            let king_to = if short { 6 } else { 2 };
+            let rook_to = if short { 5 } else { 3 };
+            aspects.to = Square::from_index_masked(king_to);
+            aspects.special = qbb::Special::Castle {
+                rook_from: Square::from_index_masked(to as u32),
+                rook_to: Square::from_index_masked(rook_to),
+                rook: our_code(PieceType::Rook as u32),
+            };
+            let rook = our_code(PieceType::Rook as u32) as usize;
+            hash ^= zobrist::piece(view, our_code(piece) as usize, king_to as usize)
+                ^ zobrist::piece(view, rook, to)
+                ^ zobrist::piece(view, rook, rook_to as usize);
+        } else if mv.is(Special::EnPassant) {
+            let captured_on = to - 8;
+            aspects.captured = their_code(captured);
+            aspects.special = qbb::Special::EnPassant {
+                captured_on: Square::from_index_masked(captured_on as u32),
+            };
+            hash ^= zobrist::piece(view, our_code(piece) as usize, to)
+                ^ zobrist::piece(view, their_code(captured) as usize, captured_on);
+        } else {
+            aspects.captured = their_code(captured);
+            let landing = match mv.promotion_bits() {
+                0 => piece,
+                promotion => {
+                    aspects.promotion = our_code(promotion);
+                    promotion
                 }
-            }
+            };
+            // The captured piece's key, masked away when nothing is captured (no branch).
+            let taken = zobrist::piece(view, their_code(captured) as usize, to)
+                & ((captured != 0) as u64).wrapping_neg();
+            hash ^= zobrist::piece(view, our_code(landing) as usize, to) ^ taken;
         }
         // ANCHOR: xor_and_flip
         let quad = b.flip(&(self.quad ^ b.move_delta(&aspects)));

@@ -49,12 +49,20 @@ pub(crate) const fn en_passant(file: usize) -> u64 {
     KEYS[64 + (file & 7)]
 }
 
-/// The key of relative code `code` on relative square `sq` when `side` is to move: relative codes
-/// have colour bit 1 for the side to move, absolute codes 1 for black; relative squares are
-/// mirrored when black is to move.
+/// How a relative (code, square) pair maps to the absolute one when `side` is to move, as a mask
+/// to xor into the index `code << 6 | square`: relative codes have colour bit 1 for the side to
+/// move where absolute codes have 1 for black, and relative squares are mirrored when black is to
+/// move.
 #[inline(always)]
-pub(crate) fn piece(side: Color, code: usize, sq: usize) -> u64 {
-    let white = (side == Color::White) as usize;
-    let mirror = (side == Color::Black) as usize * 56;
-    ZOBRIST[(code ^ white) & 15][(sq ^ mirror) & 63]
+pub(crate) const fn view(side: Color) -> usize {
+    match side {
+        Color::White => 1 << 6,
+        Color::Black => 56,
+    }
+}
+
+/// The key of relative code `code` on relative square `sq` in `view`.
+#[inline(always)]
+pub(crate) fn piece(view: usize, code: usize, sq: usize) -> u64 {
+    ZOBRIST.as_flattened()[((code << 6 | sq) ^ view) & 1023]
 }
