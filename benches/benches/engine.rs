@@ -31,7 +31,7 @@ const POSITIONS: [(&str, &str, u32); 4] = [
     ),
     (
         "queens gambit",
-        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8",
         9,
     ),
     (

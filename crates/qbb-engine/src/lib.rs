@@ -32,6 +32,7 @@ mod perft;
 mod position;
 pub mod score;
 pub mod search;
+mod see;
 pub mod time;
 pub mod tt;
 pub mod uci;

@@ -6,10 +6,14 @@
 //! then the other quiet moves by their history (how often they cut off anywhere), and
 //! under-promotions last. Moves are picked one at a time (a selection sort step), because a cut
 //! usually comes before the list is half done.
+//!
+//! The static exchange evaluation of a capture ([`loses_material`]) is not part of the order: the
+//! quiescence search uses it to skip captures that lose material.
 
-use qbb::{Color, PieceType};
+use qbb::{Backend, Color, PieceType};
 
 use crate::score::MAX_PLY;
+use crate::see;
 use crate::{MAX_MOVES, Move, MoveList, Position};
 
 /// Values for MVV-LVA and the quiescence search's delta pruning, pawn to king.
@@ -40,6 +44,17 @@ pub fn victim(pos: &Position, mv: Move) -> Option<PieceType> {
     } else {
         None
     }
+}
+
+/// Whether a capture or promotion loses material once the recaptures are played out. A capture
+/// by a piece worth no more than its victim never does, and needs no exchange evaluation.
+#[inline(always)]
+pub fn loses_material<B: Backend>(b: B, pos: &Position, mv: Move) -> bool {
+    let attacker = pos
+        .piece_on(mv.from())
+        .map_or(0, |a| PIECE_VALUE[a.index()]);
+    let victim = victim(pos, mv).map_or(0, |v| PIECE_VALUE[v.index()]);
+    attacker > victim && see::exchange(b, pos, mv) < 0
 }
 
 /// MVV-LVA: ten times the victim's value less the attacker's rank, plus a promotion's gain.
@@ -93,7 +108,7 @@ impl OrderingTables {
     }
 
     /// The ordering score of `mv` at this node.
-    #[inline]
+    #[inline(always)]
     pub fn score(&self, pos: &Position, mv: Move, tt_move: Move, ply: usize) -> i32 {
         if mv == tt_move {
             TT_MOVE

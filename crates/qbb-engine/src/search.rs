@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 use qbb::Backend;
 
 use crate::eval::{evaluate, insufficient_material};
-use crate::ordering::{MovePicker, OrderingTables, PIECE_VALUE, is_tactical, victim};
+use crate::ordering::{
+    MovePicker, OrderingTables, PIECE_VALUE, is_tactical, loses_material, victim,
+};
 use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
 use crate::time::{Limits, TimeBudget};
 use crate::tt::{Bound, Entry, TranspositionTable};
@@ -260,8 +262,8 @@ impl Searcher {
         }
     }
 
-    /// Looks at the clock, the stop flag and the node limit; once it says stop, it keeps saying
-    /// it.
+    /// Looks at the node limit, and every `POLL_INTERVAL` nodes at the clock and the stop flag;
+    /// once it says stop, it keeps saying it.
     #[inline]
     fn should_abort(&mut self) -> bool {
         if self.aborted {
@@ -343,10 +345,12 @@ impl Searcher {
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiescence(backend, pos, alpha, beta, ply);
         }
-        self.nodes += 1;
+        // Checked before counting the node, so that a node limit is never exceeded (a re-search
+        // may still start after its child was cut off by the stop).
         if self.should_abort() {
             return 0;
         }
+        self.nodes += 1;
         let is_root = ply == 0;
         let is_pv = beta - alpha > 1;
         if !is_root {
@@ -571,11 +575,11 @@ impl Searcher {
         beta: Score,
         ply: usize,
     ) -> Score {
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
         if self.should_abort() {
             return 0;
         }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
         if ply < MAX_PLY {
             self.pv_len[ply] = 0;
         }
@@ -615,6 +619,10 @@ impl Searcher {
                 // Delta pruning: even winning this piece for free would not reach alpha.
                 let gain = victim(pos, mv).map_or(0, |v| PIECE_VALUE[v.index()]);
                 if stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+                // A capture that loses material cannot help a side that may stand pat.
+                if loses_material(backend, pos, mv) {
                     continue;
                 }
             }

@@ -18,6 +18,7 @@ import argparse
 import datetime
 import json
 import math
+import os
 import platform
 import sys
 import time
@@ -157,6 +158,18 @@ def play_game(engines, names, white, opening, tc, overhead_log):
     return points, game, termination
 
 
+def cpu_model():
+    """The CPU's model name (Linux), else what the platform module knows."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", required=True, help="the engine under test")
@@ -224,11 +237,12 @@ def main():
         "elo_95_low": None if low is None else round(low, 1),
         "elo_95_high": None if high is None else round(high, 1),
         "time_control": args.tc,
-        "losses_on_time": sum(1 for t in terminations if "lost on time" in t and names[0] in t),
+        "losses_on_time": sum(1 for t in terminations if t == f"{names[0]} lost on time"),
+        "opponent_losses_on_time": sum(1 for t in terminations if t == f"{names[1]} lost on time"),
         "average_move_seconds": round(sum(move_times[0]) / max(len(move_times[0]), 1), 4),
         "opponent_average_move_seconds": round(sum(move_times[1]) / max(len(move_times[1]), 1), 4),
-        "machine": platform.node(),
-        "processor": platform.processor() or platform.machine(),
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
         "command": " ".join(sys.argv),
     }
     print(
