@@ -253,8 +253,9 @@ impl Position {
         Ok(pos)
     }
 
-    /// Writes the position as a FEN with all six fields. Castling is written `KQkq` in standard
-    /// chess and with Shredder-FEN file letters in Chess960.
+    /// Writes the position as a FEN with all six fields. Castling is written in X-FEN: `K`, `Q`,
+    /// `k` or `q` when the castling rook is the outermost rook on its side of the king (always so
+    /// in standard chess), the rook's file letter (Shredder-FEN) only when it is an inner one.
     pub fn to_fen(&self) -> String {
         let ep = match self.en_passant() {
             Some(sq) => self.absolute_square(sq).to_string(),
@@ -297,17 +298,19 @@ impl Position {
             };
             let king = squares_of(&absolute, Piece::new(color, PieceType::King)) & back_rank;
             let king_file = king.trailing_zeros() & 7;
-            let files = (0..8u32).filter(|f| rooks & back_rank & 0x0101_0101_0101_0101 << f != 0);
+            let on_file = |file: u32| back_rank & 0x0101_0101_0101_0101 << file;
+            let our_rooks = squares_of(&absolute, Piece::new(color, PieceType::Rook)) & back_rank;
+            let files = (0..8u32).filter(|&f| rooks & on_file(f) != 0);
             // King side first, as in KQkq.
             let mut letters: Vec<(bool, char)> = files
                 .map(|file| {
                     let short = file > king_file;
-                    let letter = if self.chess960 {
-                        char::from(b'a' + file as u8)
-                    } else if short {
-                        'k'
-                    } else {
-                        'q'
+                    let mut beyond = if short { file + 1..8 } else { 0..file };
+                    let outermost = !beyond.any(|f| our_rooks & on_file(f) != 0);
+                    let letter = match (outermost, short) {
+                        (true, true) => 'k',
+                        (true, false) => 'q',
+                        (false, _) => char::from(b'a' + file as u8),
                     };
                     (!short, letter)
                 })

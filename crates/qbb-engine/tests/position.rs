@@ -18,16 +18,93 @@ fn fen_round_trips_on_every_suite() {
             let p = pos(entry.fen);
             let written = p.to_fen();
             assert_eq!(Position::from_fen(&written), Ok(p), "{written}");
-            // Without an en-passant square (kept only when a capture is possible) the text comes
-            // back as given; Chess960 castling is written in Shredder-FEN, so X-FEN `KQkq` of a
-            // Chess960 position comes back as file letters.
+            // Without an en-passant square (kept only when a capture is possible) and with X-FEN
+            // castling letters, the text comes back as given (the fischer suite's Shredder-FEN
+            // letters are checked below).
             let fields: Vec<&str> = entry.fen.split_whitespace().collect();
-            let x_fen_960 = p.is_chess960() && fields[2].contains(['K', 'Q', 'k', 'q']);
-            if fields[3] == "-" && !x_fen_960 {
+            if fields[3] == "-" && fields[2].chars().all(|c| "KQkq-".contains(c)) {
                 assert_eq!(written, entry.fen, "{suite}");
             }
         }
     }
+}
+
+/// The X-FEN letter for the Shredder-FEN castling letter `letter` in the placement `placement`,
+/// read from the text: `K`/`Q` (`k`/`q` for black) when its rook is the outermost rook on its side
+/// of the king, else the letter itself (and `-` for no rights).
+fn x_fen_letter(placement: &str, letter: char) -> char {
+    if letter == '-' {
+        return letter;
+    }
+    let ranks: Vec<&str> = placement.split('/').collect();
+    let white = letter.is_ascii_uppercase();
+    let back_rank: Vec<char> = ranks[if white { 7 } else { 0 }]
+        .chars()
+        .flat_map(|c| match c.to_digit(10) {
+            Some(n) => vec!['.'; n as usize],
+            None => vec![c],
+        })
+        .collect();
+    let (king, rook) = if white { ('K', 'R') } else { ('k', 'r') };
+    let king_file = back_rank.iter().position(|&c| c == king).unwrap();
+    let file = (letter.to_ascii_lowercase() as u8 - b'a') as usize;
+    assert_eq!(back_rank[file], rook, "{placement} {letter}");
+    let short = file > king_file;
+    let beyond = if short { file + 1..8 } else { 0..file };
+    if beyond.clone().any(|f| back_rank[f] == rook) {
+        letter
+    } else {
+        let x_fen = if short { 'k' } else { 'q' };
+        if white {
+            x_fen.to_ascii_uppercase()
+        } else {
+            x_fen
+        }
+    }
+}
+
+#[test]
+fn chess960_castling_is_written_in_x_fen() {
+    let mut x_fen_inputs = 0;
+    for entry in Suite::Fischer.entries() {
+        let p = pos(entry.fen);
+        let written = p.to_fen();
+        assert_eq!(Position::from_fen(&written), Ok(p), "{written}");
+        let given: Vec<&str> = entry.fen.split_whitespace().collect();
+        let fields: Vec<&str> = written.split_whitespace().collect();
+        let castling: String = given[2]
+            .chars()
+            .map(|c| x_fen_letter(given[0], c))
+            .collect();
+        assert_eq!(fields[2], castling, "{}", entry.fen);
+        assert_eq!([fields[0], fields[1]], [given[0], given[1]]);
+        assert_eq!(fields[4..], given[4..]);
+        // Read back, the X-FEN text is written exactly as read.
+        assert_eq!(pos(&written).to_fen(), written);
+        x_fen_inputs += castling.chars().all(|c| "KQkq".contains(c)) as usize;
+    }
+    assert!(x_fen_inputs > 900, "{x_fen_inputs} of 960 in plain KQkq");
+}
+
+#[test]
+fn inner_castling_rooks_keep_their_file_letters() {
+    // White castles short with the f1 rook, inside the h1 rook, and long with the outermost a1
+    // rook; black short with its inner f8 rook.
+    let inner = "1r1k1r1r/8/8/8/8/8/8/R2K1R1R w FQf - 0 1";
+    assert_eq!(pos(inner).to_fen(), inner);
+    assert_eq!(
+        pos("1r1k1r1r/8/8/8/8/8/8/R2K1R1R w FAf - 0 1").to_fen(),
+        inner
+    );
+    // The h1 rook castles: it is the outermost one, so `K` names it.
+    assert_eq!(
+        pos("1r1k1r1r/8/8/8/8/8/8/R2K1R1R w HA - 0 1").to_fen(),
+        "1r1k1r1r/8/8/8/8/8/8/R2K1R1R w KQ - 0 1"
+    );
+    assert_ne!(
+        pos("1r1k1r1r/8/8/8/8/8/8/R2K1R1R w KQ - 0 1"),
+        pos("1r1k1r1r/8/8/8/8/8/8/R2K1R1R w FQ - 0 1")
+    );
 }
 
 #[test]
@@ -70,7 +147,12 @@ fn accessors_read_the_fen() {
     );
     assert_eq!(
         pos("rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1").to_fen(),
-        "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1"
+        "rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1"
+    );
+    assert_eq!(
+        pos("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1").to_fen(),
+        "rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1",
+        "Shredder-FEN letters of outermost rooks are written in X-FEN"
     );
 }
 
@@ -303,7 +385,7 @@ fn uci_move_text() {
             assert!(castle.is_castle());
             assert_eq!(c.move_to_uci(castle, true), "e1g1");
             let after = c.make_move(b, castle);
-            assert_eq!(after.to_fen(), "r3k2r/8/8/8/8/8/8/1R3RK1 b ha - 1 1");
+            assert_eq!(after.to_fen(), "r3k2r/8/8/8/8/8/8/1R3RK1 b kq - 1 1");
             let long = after.parse_uci_move(b, "e8a8").unwrap();
             assert!(long.is_castle());
             assert_eq!(after.move_to_uci(long, false), "e8c8");
