@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod backends;
 mod compare;
+mod instructions;
 mod output;
 mod perft;
 mod show;
@@ -32,6 +33,10 @@ enum Command {
     /// Rebuild the table, results.md and charts from the latest `cargo bench` run in
     /// target/criterion/ (or from a results.json) instead of measuring again.
     Report(compare::ReportArgs),
+    /// Read back the instruction counts of the callgrind bench (gungraun's summaries under
+    /// target/gungraun/), print the table and write instructions.json, instructions.md and
+    /// instructions.svg (to reports/<machine-id>/ unless --out).
+    Instructions(instructions::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +47,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Compare(args) => compare::compare(&args),
         Command::Report(args) => compare::report(&args),
+        Command::Instructions(args) => instructions::run(&args),
     };
     match result {
         Ok(code) => code,

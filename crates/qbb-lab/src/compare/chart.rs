@@ -1,6 +1,7 @@
 //! The charts of a comparison, as SVG (plotters): one bar chart per benchmark (nanoseconds per
 //! call of each backend, the spread of the samples as an error bar) and an overview of every
-//! benchmark's speed-up over scalar on a log scale. Each names the machine in its footer.
+//! benchmark's speed-up over scalar on a log scale, drawn by the ratio chart that also shows the
+//! instruction counts. Each names the machine in its footer.
 
 use anyhow::{Result, anyhow};
 use plotters::coord::Shift;
@@ -8,7 +9,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::results::{Results, Row};
-use super::table::{format_ns, format_ratio};
+use super::table::{format_ratio, three_digits};
 
 const FONT: &str = "sans-serif";
 /// Plotters writes SVG text at 0.65 of the nominal size; these sizes give 13, 14.5 and 19 px.
@@ -32,9 +33,9 @@ fn color(backend: &str) -> RGBColor {
 
 /// Inherited code is drawn pale (the colour blended with white, which every SVG viewer shows
 /// alike): the bar measures another tier's routine.
-fn bar_style(row: &Row) -> ShapeStyle {
-    let RGBColor(r, g, b) = color(&row.backend);
-    if row.is_inherited() {
+fn bar_style(backend: &str, inherited: bool) -> ShapeStyle {
+    let RGBColor(r, g, b) = color(backend);
+    if inherited {
         let pale = |c: u8| (u16::from(c) + 2 * 255).div_ceil(3) as u8;
         RGBColor(pale(r), pale(g), pale(b)).filled()
     } else {
@@ -57,14 +58,19 @@ fn plot_error(e: impl std::fmt::Display) -> anyhow::Error {
     anyhow!("drawing a chart: {e}")
 }
 
-/// The footer line under every chart: the machine and the source of the numbers.
-fn footer(area: &DrawingArea<SVGBackend<'_>, Shift>, results: &Results) -> Result<()> {
-    // The source in brief: the full command is in results.md.
+/// The footer of a comparison's charts: the machine and the source of the numbers in brief (the
+/// full command is in results.md).
+fn footer_text(results: &Results) -> String {
     let source = match results.source.split_once(" (") {
         Some(("criterion", _)) => "criterion (cargo bench)",
         _ => results.source.as_str(),
     };
-    let mut text = format!("{}; {source}", results.machine.caption());
+    format!("{}; {source}", results.machine.caption())
+}
+
+/// The footer line under every chart, cut to the width of the narrowest chart.
+fn footer(area: &DrawingArea<SVGBackend<'_>, Shift>, text: &str) -> Result<()> {
+    let mut text = text.to_string();
     if text.chars().count() > 110 {
         text = text.chars().take(109).collect::<String>() + "…";
     }
@@ -85,7 +91,7 @@ pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_error)?;
         let (main, bottom) = root.split_vertically(height - FOOTER);
-        footer(&bottom, results)?;
+        footer(&bottom, &footer_text(results))?;
         let top = rows
             .iter()
             .map(|r| r.ns_max.max(r.ns_per_op))
@@ -128,7 +134,7 @@ pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
                         (SegmentValue::Exact(i), 0.0),
                         (SegmentValue::Exact(i + 1), r.ns_per_op),
                     ],
-                    bar_style(r),
+                    bar_style(&r.backend, r.is_inherited()),
                 );
                 bar.set_margin(0, 0, 18, 18);
                 bar
@@ -150,7 +156,7 @@ pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
             TextStyle::from((FONT, SMALL).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
         chart
             .draw_series(rows.iter().enumerate().map(|(i, r)| {
-                let mut label = format!("{} ns", format_ns(r.ns_per_op));
+                let mut label = format!("{} ns", three_digits(r.ns_per_op));
                 if let Some(s) = r.speedup_vs_scalar.filter(|_| r.backend != "scalar") {
                     label.push_str(&format!(", {}×", format_ratio(s)));
                 }
@@ -172,25 +178,71 @@ pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
 /// Every benchmark's speed-up over scalar, one horizontal bar per backend starting at 1×, on a
 /// log scale: right of the line is faster than scalar, left is slower.
 pub fn overview(results: &Results) -> Result<String> {
-    let groups = results.by_benchmark();
-    let backends: Vec<String> = results
-        .backends()
+    let groups = results
+        .by_benchmark()
         .into_iter()
-        .filter(|b| b != "scalar")
+        .map(|(id, rows)| {
+            let bars = rows
+                .iter()
+                .filter_map(|r| {
+                    let ratio = r.speedup_vs_scalar?;
+                    Some(RatioBar {
+                        backend: r.backend.clone(),
+                        ratio,
+                        inherited: r.is_inherited(),
+                    })
+                })
+                .collect();
+            (id.to_string(), bars)
+        })
         .collect();
+    ratio_chart(&RatioChart {
+        title: "Speed-up over scalar of every benchmark (log scale; right of 1× is faster)",
+        x_desc: "speed-up over scalar = scalar ns per call / backend ns per call (pale: inherited code)",
+        backends: results.backends(),
+        groups,
+        footer: footer_text(results),
+    })
+}
+
+/// One backend's bar in a ratio chart: its figure relative to scalar's.
+#[derive(Debug)]
+pub struct RatioBar {
+    pub backend: String,
+    pub ratio: f64,
+    /// Drawn pale: the backend runs another tier's code.
+    pub inherited: bool,
+}
+
+/// Every benchmark's ratio to scalar, one horizontal bar per backend starting at 1×, on a log
+/// scale.
+#[derive(Debug)]
+pub struct RatioChart<'a> {
+    pub title: &'a str,
+    /// The description under the axis: what the ratio divides.
+    pub x_desc: &'a str,
+    /// The backends in legend order; scalar, the reference, has no bar.
+    pub backends: Vec<String>,
+    /// The benchmarks top-down, each with its bars.
+    pub groups: Vec<(String, Vec<RatioBar>)>,
+    pub footer: String,
+}
+
+pub fn ratio_chart(spec: &RatioChart<'_>) -> Result<String> {
+    let groups = &spec.groups;
+    let backends: Vec<&String> = spec.backends.iter().filter(|b| *b != "scalar").collect();
     if groups.is_empty() || backends.is_empty() {
         return Err(anyhow!(
             "the overview needs scalar and at least one other backend"
         ));
     }
-    let speedups: Vec<f64> = results
-        .results
+    let ratios: Vec<f64> = groups
         .iter()
-        .filter_map(|r| r.speedup_vs_scalar)
+        .flat_map(|(_, bars)| bars.iter().map(|b| b.ratio))
         .filter(|s| s.is_finite() && *s > 0.0)
         .collect();
-    let low = speedups.iter().copied().fold(0.5, f64::min) * 0.8;
-    let high = speedups.iter().copied().fold(2.0, f64::max) * 1.25;
+    let low = ratios.iter().copied().fold(0.5, f64::min) * 0.8;
+    let high = ratios.iter().copied().fold(2.0, f64::max) * 1.25;
 
     let per_bar = 11u32;
     let group_height = per_bar * backends.len() as u32 + 10;
@@ -202,13 +254,10 @@ pub fn overview(results: &Results) -> Result<String> {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_error)?;
         let (main, bottom) = root.split_vertically(height - FOOTER);
-        footer(&bottom, results)?;
+        footer(&bottom, &spec.footer)?;
         let n = groups.len() as f64;
         let mut chart = ChartBuilder::on(&main)
-            .caption(
-                "Speed-up over scalar of every benchmark (log scale; right of 1× is faster)",
-                (FONT, LARGE),
-            )
+            .caption(spec.title, (FONT, LARGE))
             .margin(14)
             .x_label_area_size(46)
             .y_label_area_size(label_width)
@@ -220,7 +269,7 @@ pub fn overview(results: &Results) -> Result<String> {
             .light_line_style(TRANSPARENT)
             .bold_line_style(grid())
             .y_labels(0)
-            .x_desc("speed-up over scalar = scalar ns per call / backend ns per call (pale: inherited code)")
+            .x_desc(spec.x_desc)
             .axis_desc_style((FONT, MEDIUM))
             .label_style((FONT, SMALL))
             .x_label_formatter(&|x| format!("{}×", format_ratio(*x)))
@@ -229,21 +278,23 @@ pub fn overview(results: &Results) -> Result<String> {
 
         let k = backends.len() as f64;
         for (j, backend) in backends.iter().enumerate() {
-            let bars: Vec<(f64, f64, &Row)> = groups
+            let bars: Vec<(f64, &RatioBar)> = groups
                 .iter()
                 .enumerate()
-                .filter_map(|(i, (_, rows))| {
-                    let row = rows.iter().find(|r| &r.backend == backend)?;
-                    let s = row.speedup_vs_scalar?;
+                .filter_map(|(i, (_, bars))| {
+                    let bar = bars.iter().find(|b| &b.backend == *backend)?;
                     // The first benchmark at the top, its backends top-down in legend order.
                     let y0 = n - 1.0 - i as f64 + 0.08 + 0.84 * (k - 1.0 - j as f64) / k;
-                    Some((y0, s, *row))
+                    Some((y0, bar))
                 })
                 .collect();
             let fill = color(backend);
             chart
-                .draw_series(bars.iter().map(|&(y0, s, row)| {
-                    Rectangle::new([(1.0, y0), (s, y0 + 0.84 / k * 0.9)], bar_style(row))
+                .draw_series(bars.iter().map(|&(y0, bar)| {
+                    Rectangle::new(
+                        [(1.0, y0), (bar.ratio, y0 + 0.84 / k * 0.9)],
+                        bar_style(&bar.backend, bar.inherited),
+                    )
                 }))
                 .map_err(plot_error)?
                 .label(backend.as_str())

@@ -5,11 +5,11 @@
 //! `target/criterion/` instead. Both print the table and write `results.json`, `results.md`, the
 //! overview chart and one chart per benchmark.
 
-mod chart;
+pub mod chart;
 mod criterion;
-mod machine;
-mod results;
-mod table;
+pub mod machine;
+pub mod results;
+pub mod table;
 
 use std::fs;
 use std::io::{IsTerminal, Write};
@@ -99,7 +99,7 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode> {
         let measured = qbb_benches::measure::measure(bench, &backends, &corpus, &plan)?;
         let summary: Vec<String> = measured
             .iter()
-            .map(|m| format!("{} {} ns", m.backend, table::format_ns(m.median())))
+            .map(|m| format!("{} {} ns", m.backend, table::three_digits(m.median())))
             .collect();
         if interactive {
             eprint!("\r");
@@ -171,14 +171,14 @@ fn chosen_backends(asked: &[BackendKind]) -> Result<Vec<BackendKind>> {
 }
 
 /// The command as typed, for the files: `qbb compare --quick`.
-fn command_line() -> String {
+pub fn command_line() -> String {
     let args: Vec<String> = std::env::args().skip(1).collect();
     format!("qbb {}", args.join(" ")).trim_end().to_string()
 }
 
 /// The folder to write to: `--out`, or `reports/<machine-id>`; refused before any measuring if it
 /// names a file.
-fn out_dir(out: Option<&Path>, machine: &Machine) -> Result<PathBuf> {
+pub fn out_dir(out: Option<&Path>, machine: &Machine) -> Result<PathBuf> {
     let dir = match out {
         Some(dir) => dir.to_path_buf(),
         None => Path::new("reports").join(&machine.id),
@@ -237,7 +237,7 @@ fn write_files(results: &Results, dir: &Path) -> Result<usize> {
 
 /// The cargo command that rebuilds the lab as it was built (`flags` name the portable feature
 /// when it was on) and runs it with `args`.
-fn cargo_command(flags: &str, args: &str) -> String {
+pub fn cargo_command(flags: &str, args: &str) -> String {
     if flags.contains("portable-simd") {
         format!("cargo +nightly run --release -p qbb-lab --features portable-simd -- {args}")
     } else {

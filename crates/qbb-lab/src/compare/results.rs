@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use qbb::BackendKind;
+use qbb::{BackendKind, Routine};
 use qbb_benches::{Bench, Measure};
 use serde::{Deserialize, Serialize};
 
@@ -61,10 +61,7 @@ impl Row {
             catalogue_row: routine.row(),
             title: bench.title(),
             backend: backend.name().to_string(),
-            support: backend.support(routine).map_or_else(
-                || "not built into this binary".to_string(),
-                |s| s.to_string(),
-            ),
+            support: support(backend, routine),
             ns_per_op: round4(median(&sorted)),
             ns_min: round4(sorted.first().copied().unwrap_or(f64::NAN)),
             ns_max: round4(sorted.last().copied().unwrap_or(f64::NAN)),
@@ -81,6 +78,14 @@ impl Row {
     pub fn is_latency(&self) -> bool {
         self.measure == Measure::Latency.name()
     }
+}
+
+/// `native`, or `inherited: from <backend> (<why>)`, as this build of the lab knows it.
+pub fn support(backend: BackendKind, routine: Routine) -> String {
+    backend.support(routine).map_or_else(
+        || "not built into this binary".to_string(),
+        |s| s.to_string(),
+    )
 }
 
 /// Four decimals: a tenth of a picosecond is far below the noise, and such short decimals read
@@ -100,13 +105,7 @@ fn median(sorted: &[f64]) -> f64 {
 impl Results {
     /// Sorts the rows (benchmark order, then backend order) and fills in the speed-ups.
     pub fn new(machine: Machine, source: String, corpus: String, mut results: Vec<Row>) -> Results {
-        // The order of the benchmark list (latency last), then the backend tiers.
-        let order = |r: &Row| {
-            let bench = qbb_benches::ALL.iter().position(|b| b.id() == r.benchmark);
-            let backend = r.backend.parse::<BackendKind>().ok();
-            (bench, backend)
-        };
-        results.sort_by_key(order);
+        results.sort_by_key(|r| order_key(&r.benchmark, &r.backend));
         let scalar: BTreeMap<String, f64> = results
             .iter()
             .filter(|r| r.backend == BackendKind::Scalar.name())
@@ -128,27 +127,41 @@ impl Results {
 
     /// The benchmarks in order, each with its rows in backend order.
     pub fn by_benchmark(&self) -> Vec<(&str, Vec<&Row>)> {
-        let mut groups: Vec<(&str, Vec<&Row>)> = Vec::new();
-        for row in &self.results {
-            match groups.last_mut() {
-                Some((id, rows)) if *id == row.benchmark => rows.push(row),
-                _ => groups.push((&row.benchmark, vec![row])),
-            }
-        }
-        groups
+        by_benchmark(&self.results, |r| &r.benchmark)
     }
 
     /// The backends that appear, in backend order.
     pub fn backends(&self) -> Vec<String> {
-        let mut kinds: Vec<BackendKind> = self
-            .results
-            .iter()
-            .filter_map(|r| r.backend.parse().ok())
-            .collect();
-        kinds.sort();
-        kinds.dedup();
-        kinds.iter().map(|k| k.name().to_string()).collect()
+        backends_in_order(self.results.iter().map(|r| r.backend.as_str()))
     }
+}
+
+/// Where a benchmark's row goes: the order of the benchmark list (latency last), then the backend
+/// tiers.
+pub fn order_key(benchmark: &str, backend: &str) -> (Option<usize>, Option<BackendKind>) {
+    let bench = qbb_benches::ALL.iter().position(|b| b.id() == benchmark);
+    (bench, backend.parse().ok())
+}
+
+/// Rows sorted by [`order_key`], grouped by benchmark.
+pub fn by_benchmark<T>(rows: &[T], benchmark: impl Fn(&T) -> &str) -> Vec<(&str, Vec<&T>)> {
+    let mut groups: Vec<(&str, Vec<&T>)> = Vec::new();
+    for row in rows {
+        let id = benchmark(row);
+        match groups.last_mut() {
+            Some((last, group)) if *last == id => group.push(row),
+            _ => groups.push((id, vec![row])),
+        }
+    }
+    groups
+}
+
+/// The distinct backends named, in backend order.
+pub fn backends_in_order<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut kinds: Vec<BackendKind> = names.filter_map(|n| n.parse().ok()).collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds.iter().map(|k| k.name().to_string()).collect()
 }
 
 /// The fastest row of a benchmark (lowest `ns_per_op`).

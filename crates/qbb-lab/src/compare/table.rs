@@ -1,6 +1,6 @@
 //! The comparison as a table, routines down and backends across: nanoseconds per call, the
 //! speed-up over scalar, the fastest backend of each row marked. The same cells feed the terminal
-//! (tabled) and `results.md`.
+//! (tabled) and `results.md`; the instruction counts are laid out by the same grid.
 
 use tabled::builder::Builder;
 use tabled::settings::object::{Columns, Object, Rows};
@@ -9,14 +9,24 @@ use tabled::settings::{Alignment, Style};
 use super::results::{Results, Row, fastest};
 
 /// The mark of the fastest cell of a row in the terminal table.
-const BEST: &str = "*";
+pub const BEST: &str = "*";
 /// The mark of a cell whose backend runs another tier's code for this routine.
-const INHERITED: &str = "†";
+pub const INHERITED: &str = "†";
 
 /// One cell, before it is written for a terminal or markdown.
-struct Cell {
-    text: String,
-    best: bool,
+pub struct Cell {
+    pub text: String,
+    /// The best cell of its row (fastest, fewest instructions): starred or bold.
+    pub best: bool,
+}
+
+impl Cell {
+    pub fn plain(text: impl Into<String>) -> Cell {
+        Cell {
+            text: text.into(),
+            best: false,
+        }
+    }
 }
 
 /// The header and the cells of every row.
@@ -29,20 +39,14 @@ fn cells(results: &Results) -> (Vec<String>, Vec<Vec<Cell>>) {
         .into_iter()
         .map(|(id, rows)| {
             let best = fastest(&rows).map(|r| r.backend.as_str());
-            let mut line = vec![Cell {
-                text: id.to_string(),
-                best: false,
-            }];
+            let mut line = vec![Cell::plain(id)];
             line.extend(backends.iter().map(|backend| {
                 match rows.iter().find(|r| &r.backend == backend) {
                     Some(row) => Cell {
                         text: cell_text(row),
                         best: best == Some(backend.as_str()) && rows.len() > 1,
                     },
-                    None => Cell {
-                        text: "-".to_string(),
-                        best: false,
-                    },
+                    None => Cell::plain("-"),
                 }
             }));
             line
@@ -53,7 +57,7 @@ fn cells(results: &Results) -> (Vec<String>, Vec<Vec<Cell>>) {
 
 /// `4.10 ns 3.0×`, with the speed-up left out for scalar and a dagger for inherited code.
 fn cell_text(row: &Row) -> String {
-    let mut text = format!("{} ns", format_ns(row.ns_per_op));
+    let mut text = format!("{} ns", three_digits(row.ns_per_op));
     if let Some(s) = row.speedup_vs_scalar.filter(|_| row.backend != "scalar") {
         text.push_str(&format!(" {}×", format_ratio(s)));
     }
@@ -64,15 +68,15 @@ fn cell_text(row: &Row) -> String {
 }
 
 /// Three significant digits or so: `0.912`, `4.10`, `12.3`, `250`.
-pub fn format_ns(ns: f64) -> String {
-    if ns < 1.0 {
-        format!("{ns:.3}")
-    } else if ns < 10.0 {
-        format!("{ns:.2}")
-    } else if ns < 100.0 {
-        format!("{ns:.1}")
+pub fn three_digits(x: f64) -> String {
+    if x < 1.0 {
+        format!("{x:.3}")
+    } else if x < 10.0 {
+        format!("{x:.2}")
+    } else if x < 100.0 {
+        format!("{x:.1}")
     } else {
-        format!("{ns:.0}")
+        format!("{x:.0}")
     }
 }
 
@@ -87,9 +91,43 @@ pub fn format_ratio(r: f64) -> String {
     }
 }
 
+/// A ratio that may be far below 1 with two significant digits (`0.62`, `0.033`, `0.0099`), as
+/// [`format_ratio`] from 1 up.
+pub fn format_fraction(r: f64) -> String {
+    if r >= 1.0 || r <= 0.0 || !r.is_finite() {
+        return format_ratio(r);
+    }
+    // Rounded to two significant digits first, so that 0.0999 reads 0.10 and 0.9999 reads 1.0.
+    let unit = 10f64.powf(r.log10().floor() - 1.0);
+    let rounded = (r / unit).round() * unit;
+    if rounded >= 1.0 {
+        return format_ratio(rounded);
+    }
+    let decimals = (1.0 - rounded.log10().floor()) as usize;
+    format!("{rounded:.decimals$}")
+}
+
 /// The table for a terminal.
 pub fn terminal(results: &Results) -> String {
     let (header, rows) = cells(results);
+    terminal_grid(
+        header,
+        rows,
+        &format!(
+            "{BEST} fastest of the row; {INHERITED} the backend runs another tier's code for this \
+             routine (see `qbb backends`); n× = speed-up over scalar"
+        ),
+    )
+}
+
+/// The table in markdown, the fastest cell of each row in bold.
+pub fn markdown(results: &Results) -> String {
+    let (header, rows) = cells(results);
+    markdown_grid(&header, rows)
+}
+
+/// A grid for a terminal: the best cell of each row starred, `legend` underneath.
+pub fn terminal_grid(header: Vec<String>, rows: Vec<Vec<Cell>>, legend: &str) -> String {
     let mut builder = Builder::default();
     builder.push_record(header);
     for row in rows {
@@ -105,15 +143,11 @@ pub fn terminal(results: &Results) -> String {
     table
         .with(Style::rounded())
         .modify(Columns::new(1..).not(Rows::first()), Alignment::right());
-    format!(
-        "{table}\n{BEST} fastest of the row; {INHERITED} the backend runs another tier's code for \
-         this routine (see `qbb backends`); n× = speed-up over scalar\n"
-    )
+    format!("{table}\n{legend}\n")
 }
 
-/// The table in markdown, the fastest cell of each row in bold.
-pub fn markdown(results: &Results) -> String {
-    let (header, rows) = cells(results);
+/// A grid in markdown, the first column left-aligned, the best cell of each row in bold.
+pub fn markdown_grid(header: &[String], rows: Vec<Vec<Cell>>) -> String {
     let mut out = format!("| {} |\n", header.join(" | "));
     out.push_str(&format!(
         "| --- |{}\n",
@@ -142,13 +176,19 @@ mod tests {
 
     #[test]
     fn numbers_keep_about_three_digits() {
-        assert_eq!(format_ns(0.9123), "0.912");
-        assert_eq!(format_ns(4.1), "4.10");
-        assert_eq!(format_ns(12.34), "12.3");
-        assert_eq!(format_ns(250.4), "250");
+        assert_eq!(three_digits(0.9123), "0.912");
+        assert_eq!(three_digits(4.1), "4.10");
+        assert_eq!(three_digits(12.34), "12.3");
+        assert_eq!(three_digits(250.4), "250");
         assert_eq!(format_ratio(0.523), "0.52");
         assert_eq!(format_ratio(3.04), "3.0");
         assert_eq!(format_ratio(14.2), "14");
+        assert_eq!(format_fraction(0.6171), "0.62");
+        assert_eq!(format_fraction(0.0334), "0.033");
+        assert_eq!(format_fraction(0.00991), "0.0099");
+        assert_eq!(format_fraction(1.54), "1.5");
+        assert_eq!(format_fraction(0.0999), "0.10");
+        assert_eq!(format_fraction(0.99995), "1.0");
     }
 
     #[test]
