@@ -1,5 +1,7 @@
 //! Perft side by side: the engine on every backend this CPU runs, cozy-chess and shakmaty, on the
-//! same positions in the same run, single thread.
+//! same positions in the same run, single thread. The engine runs twice per backend: with its
+//! move generator's slider attacks, checks and pins from its own tables (the default), and from
+//! the backend's `slider_attacks` and `checks_and_pins` routines ("backend attacks").
 //!
 //! `cargo bench -p qbb-benches --bench perft` runs every case `QBB_PERFT_ROUNDS` times (default 5),
 //! the runners interleaved within each round so that a noisy moment hurts them alike, and keeps the
@@ -15,6 +17,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use qbb::{Backend, BackendKind, BackendTask};
+use qbb_engine::Attacks;
 use shakmaty::Position as _;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -57,7 +60,7 @@ const CASES: [Case; 4] = [
 
 #[derive(Clone, Copy, PartialEq)]
 enum Runner {
-    Engine(BackendKind),
+    Engine(BackendKind, Attacks),
     Cozy,
     Shakmaty,
 }
@@ -65,7 +68,8 @@ enum Runner {
 impl Runner {
     fn name(self) -> String {
         match self {
-            Runner::Engine(kind) => format!("qbb-engine {kind}"),
+            Runner::Engine(kind, Attacks::Tables) => format!("qbb-engine {kind}"),
+            Runner::Engine(kind, attacks) => format!("qbb-engine {kind} ({attacks} attacks)"),
             Runner::Cozy => "cozy-chess".to_string(),
             Runner::Shakmaty => "shakmaty".to_string(),
         }
@@ -74,9 +78,9 @@ impl Runner {
     /// Node count and times of one perft.
     fn run(self, case: Case) -> Timed {
         match self {
-            Runner::Engine(kind) => {
+            Runner::Engine(kind, attacks) => {
                 let pos = qbb_engine::Position::from_fen(case.fen).expect("bench FENs parse");
-                qbb::run_on(kind, EnginePerft { pos, case }).expect("available backend")
+                qbb::run_on(kind, EnginePerft { pos, case, attacks }).expect("available backend")
             }
             Runner::Cozy => {
                 let board = cozy_chess::Board::from_fen(case.fen, false).expect("bench FENs parse");
@@ -126,12 +130,14 @@ fn mnps(nodes: u64, time: Duration) -> f64 {
 struct EnginePerft {
     pos: qbb_engine::Position,
     case: Case,
+    attacks: Attacks,
 }
 
 impl BackendTask for EnginePerft {
     type Output = Timed;
     fn run<B: Backend>(self, b: B) -> Timed {
-        timed(|| qbb_engine::perft(b, &self.pos, self.case.depth, self.case.bulk))
+        let Case { depth, bulk, .. } = self.case;
+        timed(|| qbb_engine::perft_with(b, self.attacks, &self.pos, depth, bulk))
     }
 }
 
@@ -200,10 +206,14 @@ fn main() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(5);
-    let mut runners: Vec<Runner> = BackendKind::ALL
+    let mut runners: Vec<Runner> = Attacks::ALL
         .into_iter()
-        .filter(|k| k.is_available())
-        .map(Runner::Engine)
+        .flat_map(|attacks| {
+            BackendKind::ALL
+                .into_iter()
+                .filter(|k| k.is_available())
+                .map(move |kind| Runner::Engine(kind, attacks))
+        })
         .collect();
     runners.extend([Runner::Cozy, Runner::Shakmaty]);
     let wanted = |case: &Case, runner: Runner| {

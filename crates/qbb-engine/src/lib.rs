@@ -22,6 +22,7 @@
 //! assert_eq!(qbb::run_on(BackendKind::detect_best(), StartPerft).unwrap(), 8902);
 //! ```
 
+mod attack_source;
 mod attacks;
 pub mod eval;
 mod fen;
@@ -38,7 +39,8 @@ pub mod tt;
 pub mod uci;
 mod zobrist;
 
+pub use attack_source::{Attacks, UnknownAttacks};
 pub use fen::{Epd, EpdError, EpdOperation, FenError, Side};
 pub use moves::{MAX_MOVES, Move, MoveError, MoveList};
-pub use perft::{ThreadError, divide, divide_with_progress, perft, perft_threads};
+pub use perft::{ThreadError, divide, divide_with_progress, perft, perft_threads, perft_with};
 pub use position::Position;

@@ -9,9 +9,13 @@
 //!
 //! The generator hands sets of targets to a [`Sink`]: one sink writes moves into a list, another
 //! only counts them (perft's bulk counting at the last ply: a popcount per piece).
+//!
+//! Slider attacks, the slider checks and the pins come from an [`AttackSource`]: the engine's
+//! tables, or the backend's set-wise routines (see `attack_source.rs`).
 
-use qbb::Backend;
+use qbb::{Backend, SliderPosition};
 
+use crate::attack_source::{AttackSource, TableAttacks};
 use crate::attacks::{Sq, Tables, tables};
 use crate::moves::{Move, MoveList, Special};
 use crate::position::{NO_EP, Position, RANK_1};
@@ -176,21 +180,42 @@ impl Board {
 
     /// Is `sq` attacked by the opponent, with `occupied` blocking the rays?
     #[inline(always)]
-    fn attacked<B: Backend>(&self, b: B, t: &Tables, sq: Sq, occupied: u64) -> bool {
+    fn attacked<B: Backend, A: AttackSource>(
+        &self,
+        b: B,
+        a: A,
+        t: &Tables,
+        sq: Sq,
+        occupied: u64,
+    ) -> bool {
         let them = self.them;
         (t.knight[sq] & self.knights & them) != 0
             || (t.pawn[sq] & self.pawns & them) != 0
             || (t.king[sq] & self.kings & them) != 0
-            || (t.rook(b, sq, occupied) & (self.rooks | self.queens) & them) != 0
-            || (t.bishop(b, sq, occupied) & (self.bishops | self.queens) & them) != 0
+            || (a.rook(b, t, sq, occupied) & (self.rooks | self.queens) & them) != 0
+            || (a.bishop(b, t, sq, occupied) & (self.bishops | self.queens) & them) != 0
+    }
+
+    /// The sets `checks_and_pins` reads: index 0 = us, 1 = them.
+    #[inline(always)]
+    fn sliders(&self, king: Sq) -> SliderPosition {
+        let orth = self.rooks | self.queens;
+        let diag = self.bishops | self.queens;
+        SliderPosition {
+            kings: [1u64 << king, self.kings & self.them],
+            orth: [orth & self.us, orth & self.them],
+            diag: [diag & self.us, diag & self.them],
+            pieces: [self.us, self.them],
+        }
     }
 }
 
-/// Generates every legal move of `pos` into `sink`; with `CAPTURES` only captures and
-/// promotions (the sink decides which promotions it keeps).
+/// Generates every legal move of `pos` into `sink`, with attacks, checks and pins from `a`;
+/// with `CAPTURES` only captures and promotions (the sink decides which promotions it keeps).
 #[inline(always)]
-pub(crate) fn generate<B: Backend, S: Sink, const CAPTURES: bool>(
+pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: bool>(
     b: B,
+    a: A,
     pos: &Position,
     sink: &mut S,
 ) {
@@ -200,13 +225,10 @@ pub(crate) fn generate<B: Backend, S: Sink, const CAPTURES: bool>(
         us, them, occupied, ..
     } = board;
     let king = (board.kings & us).trailing_zeros() as Sq & 63;
-    let their_orth = (board.rooks | board.queens) & them;
-    let their_diag = (board.bishops | board.queens) & them;
-
-    let checkers = (t.knight[king] & board.knights & them)
-        | (t.pawn[king] & board.pawns & them)
-        | (t.rook(b, king, occupied) & their_orth)
-        | (t.bishop(b, king, occupied) & their_diag);
+    let sliders = board.sliders(king);
+    let threats = a.threats(b, t, &sliders, king);
+    let leapers = (t.knight[king] & board.knights & them) | (t.pawn[king] & board.pawns & them);
+    let checkers = leapers | threats.checkers;
 
     // King moves: any square not attacked once the king has left its square (so that it cannot
     // hide on the ray of a slider that checks it).
@@ -214,7 +236,7 @@ pub(crate) fn generate<B: Backend, S: Sink, const CAPTURES: bool>(
     let without_king = occupied ^ (1u64 << king);
     let mut legal_king = 0;
     for to in squares(king_targets) {
-        if !board.attacked(b, t, to, without_king) {
+        if !board.attacked(b, a, t, to, without_king) {
             legal_king |= 1u64 << to;
         }
     }
@@ -223,30 +245,25 @@ pub(crate) fn generate<B: Backend, S: Sink, const CAPTURES: bool>(
     if checkers & checkers.wrapping_sub(1) != 0 {
         return; // double check: only the king moves
     }
-    let check_mask = if checkers != 0 {
-        t.between[king][checkers.trailing_zeros() as Sq & 63] | checkers
-    } else {
+    // One checker: capture it, or block it if it is a slider.
+    let check_mask = if checkers == 0 {
         !0
+    } else if leapers != 0 {
+        leapers
+    } else {
+        threats.block
     };
-
-    // Pinned pieces: ours alone between the king and an enemy slider on a common line.
-    let mut pinned = 0;
-    let snipers = (t.rook_rays[king] & their_orth) | (t.bishop_rays[king] & their_diag);
-    for sniper in squares(snipers) {
-        let between = t.between[king][sniper] & occupied;
-        if between & between.wrapping_sub(1) == 0 {
-            pinned |= between & us;
-        }
-    }
+    let pinned = threats.pinned;
 
     let targets = !us & check_mask & if CAPTURES { them } else { !0 };
 
     for from in squares(board.knights & us & !pinned) {
         sink.piece_moves(KNIGHT, from, t.knight[from] & targets);
     }
-    let pin_line = |from: Sq| {
+    let pin_line = |from: Sq| a.pin_line(b, t, &sliders, king, from, &threats);
+    let pin_mask = |from: Sq| {
         if pinned >> from & 1 != 0 {
-            t.line[king][from]
+            pin_line(from)
         } else {
             !0
         }
@@ -255,19 +272,19 @@ pub(crate) fn generate<B: Backend, S: Sink, const CAPTURES: bool>(
         sink.piece_moves(
             BISHOP,
             from,
-            t.bishop(b, from, occupied) & targets & pin_line(from),
+            a.bishop(b, t, from, occupied) & targets & pin_mask(from),
         );
     }
     for from in squares(board.rooks & us) {
         sink.piece_moves(
             ROOK,
             from,
-            t.rook(b, from, occupied) & targets & pin_line(from),
+            a.rook(b, t, from, occupied) & targets & pin_mask(from),
         );
     }
     for from in squares(board.queens & us) {
-        let attacks = t.rook(b, from, occupied) | t.bishop(b, from, occupied);
-        sink.piece_moves(QUEEN, from, attacks & targets & pin_line(from));
+        let attacks = a.rook(b, t, from, occupied) | a.bishop(b, t, from, occupied);
+        sink.piece_moves(QUEEN, from, attacks & targets & pin_mask(from));
     }
 
     // Pawns: the unpinned ones set-wise, each pinned one with its line as an extra mask.
@@ -279,17 +296,17 @@ pub(crate) fn generate<B: Backend, S: Sink, const CAPTURES: bool>(
             1u64 << from,
             board.them,
             !occupied,
-            check_mask & t.line[king][from],
+            check_mask & pin_line(from),
         );
     }
 
     if pos.ep_file != NO_EP {
-        en_passant(b, t, &board, pos.ep_file as Sq, king, sink);
+        en_passant(b, a, t, &board, pos.ep_file as Sq, king, sink);
     }
 
     if !CAPTURES && checkers == 0 {
         for rook in squares(pos.castle_rooks & RANK_1) {
-            castle(b, t, &board, king, rook, sink);
+            castle(b, a, t, &board, king, rook, sink);
         }
     }
 }
@@ -322,8 +339,9 @@ fn pawn_moves<S: Sink, const CAPTURES: bool>(
 /// En passant, tested in full on the board after the capture: it removes two pawns from one
 /// rank, which can uncover the king along that rank, and it may capture a checking pawn.
 #[inline(always)]
-fn en_passant<B: Backend, S: Sink>(
+fn en_passant<B: Backend, A: AttackSource, S: Sink>(
     b: B,
+    a: A,
     t: &Tables,
     board: &Board,
     file: Sq,
@@ -340,7 +358,7 @@ fn en_passant<B: Backend, S: Sink>(
             them: board.them ^ (1u64 << victim),
             ..*board
         };
-        if !after.attacked(b, t, king, after.occupied) {
+        if !after.attacked(b, a, t, king, after.occupied) {
             sink.en_passant(from, to);
         }
     }
@@ -350,13 +368,21 @@ fn en_passant<B: Backend, S: Sink>(
 /// be empty (but for themselves), and no square the king stands on, passes or reaches attacked
 /// (tested without the castling rook, which could otherwise hide an attack on the king's target).
 #[inline(always)]
-fn castle<B: Backend, S: Sink>(b: B, t: &Tables, board: &Board, king: Sq, rook: Sq, sink: &mut S) {
+fn castle<B: Backend, A: AttackSource, S: Sink>(
+    b: B,
+    a: A,
+    t: &Tables,
+    board: &Board,
+    king: Sq,
+    rook: Sq,
+    sink: &mut S,
+) {
     let path = t.castling[king & 7][rook & 7];
     if path.must_be_empty & board.occupied != 0 {
         return;
     }
     let occupied = board.occupied ^ (1u64 << king) ^ (1u64 << rook);
-    if squares(path.king_path).any(|sq| board.attacked(b, t, sq, occupied)) {
+    if squares(path.king_path).any(|sq| board.attacked(b, a, t, sq, occupied)) {
         return;
     }
     sink.castle(king, rook);
@@ -366,7 +392,18 @@ impl Position {
     /// Every legal move, appended to `moves` (which is cleared first).
     #[inline(always)]
     pub fn generate_moves<B: Backend>(&self, b: B, moves: &mut MoveList) {
-        moves.fill(|list| self.for_each_move(b, |mv| list.push(mv)));
+        self.generate_moves_by(b, TableAttacks, moves);
+    }
+
+    /// [`Position::generate_moves`] with attacks, checks and pins from `a`.
+    #[inline(always)]
+    pub(crate) fn generate_moves_by<B: Backend, A: AttackSource>(
+        &self,
+        b: B,
+        a: A,
+        moves: &mut MoveList,
+    ) {
+        self.list_by::<B, A, false>(b, a, moves);
     }
 
     /// Calls `visit` with every legal move, in the order of [`Position::generate_moves`], without
@@ -374,27 +411,55 @@ impl Position {
     #[inline(always)]
     pub fn for_each_move<B: Backend>(&self, b: B, visit: impl FnMut(Move)) {
         let mut emitter = Emitter::<_, false> { pos: self, visit };
-        generate::<B, _, false>(b, self, &mut emitter);
+        generate::<B, _, _, false>(b, TableAttacks, self, &mut emitter);
     }
 
     /// The legal captures (en passant included) and promotions to a queen, appended to `moves`
     /// (which is cleared first). Under-promotions are left out, also when they capture.
     #[inline(always)]
     pub fn generate_captures<B: Backend>(&self, b: B, moves: &mut MoveList) {
+        self.generate_captures_by(b, TableAttacks, moves);
+    }
+
+    /// [`Position::generate_captures`] with attacks, checks and pins from `a`.
+    #[inline(always)]
+    pub(crate) fn generate_captures_by<B: Backend, A: AttackSource>(
+        &self,
+        b: B,
+        a: A,
+        moves: &mut MoveList,
+    ) {
+        self.list_by::<B, A, true>(b, a, moves);
+    }
+
+    /// Every legal move, or with `CAPTURES` the captures and queen promotions, into `moves`.
+    #[inline(always)]
+    fn list_by<B: Backend, A: AttackSource, const CAPTURES: bool>(
+        &self,
+        b: B,
+        a: A,
+        moves: &mut MoveList,
+    ) {
         moves.fill(|list| {
-            let mut emitter = Emitter::<_, true> {
+            let mut emitter = Emitter::<_, CAPTURES> {
                 pos: self,
                 visit: |mv| list.push(mv),
             };
-            generate::<B, _, true>(b, self, &mut emitter);
+            generate::<B, A, _, CAPTURES>(b, a, self, &mut emitter);
         });
     }
 
     /// The number of legal moves, without listing them (perft's bulk count).
     #[inline(always)]
     pub fn count_moves<B: Backend>(&self, b: B) -> u64 {
+        self.count_moves_by(b, TableAttacks)
+    }
+
+    /// [`Position::count_moves`] with attacks, checks and pins from `a`.
+    #[inline(always)]
+    pub(crate) fn count_moves_by<B: Backend, A: AttackSource>(&self, b: B, a: A) -> u64 {
         let mut counter = Counter(0);
-        generate::<B, _, false>(b, self, &mut counter);
+        generate::<B, A, _, false>(b, a, self, &mut counter);
         counter.0
     }
 }

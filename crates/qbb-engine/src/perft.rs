@@ -4,39 +4,76 @@
 //! With bulk counting (the default) the last ply is not played: the leaves are counted by
 //! [`Position::count_moves`]. Without it, every leaf move is made.
 //!
-//! Dispatch happens once: [`perft`] runs its node function inside the backend's feature region,
-//! and the node function calls [`perft`] again for the children, so the whole recursion is one
-//! function compiled with the backend's target features (ENGINE_API.md).
+//! Dispatch happens once: `perft_by` (behind [`perft`]) runs its node function inside the
+//! backend's feature region, and the node function calls it again for the children, so the whole
+//! recursion is one function compiled with the backend's target features (ENGINE_API.md).
+//!
+//! [`perft_with`] chooses where the move generator takes its attacks, checks and pins from
+//! ([`Attacks`]), once, before the recursion starts.
 
 use std::hint::black_box;
 
 use qbb::Backend;
 
+use crate::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
-// ANCHOR: perft
 /// Leaf nodes of the legal move tree of `pos` to `depth` plies.
 #[inline(always)]
 pub fn perft<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> u64 {
+    perft_by(b, TableAttacks, pos, depth, bulk)
+}
+
+/// [`perft`] with the move generator's attacks, checks and pins from `attacks`.
+#[inline(always)]
+pub fn perft_with<B: Backend>(
+    b: B,
+    attacks: Attacks,
+    pos: &Position,
+    depth: u32,
+    bulk: bool,
+) -> u64 {
+    match attacks {
+        Attacks::Tables => perft_by(b, TableAttacks, pos, depth, bulk),
+        Attacks::Backend => perft_by(b, BackendAttacks, pos, depth, bulk),
+    }
+}
+
+// ANCHOR: perft
+/// Leaf nodes of the legal move tree of `pos` to `depth` plies, attacks from `a`.
+#[inline(always)]
+fn perft_by<B: Backend, A: AttackSource>(
+    b: B,
+    a: A,
+    pos: &Position,
+    depth: u32,
+    bulk: bool,
+) -> u64 {
     // The closure must inline into the feature region: without the attribute LLVM keeps the
     // (large, recursive) body out of line, compiled without the backend's features.
     b.with_features(
         #[inline(always)]
-        |b| perft_node(b, pos, depth, bulk),
+        |b| perft_node(b, a, pos, depth, bulk),
     )
 }
 
 #[inline(always)]
-fn perft_node<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> u64 {
+fn perft_node<B: Backend, A: AttackSource>(
+    b: B,
+    a: A,
+    pos: &Position,
+    depth: u32,
+    bulk: bool,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
     if bulk && depth == 1 {
-        return pos.count_moves(b);
+        return pos.count_moves_by(b, a);
     }
     let mut moves = MoveList::new();
-    pos.generate_moves(b, &mut moves);
+    pos.generate_moves_by(b, a, &mut moves);
     if depth == 1 {
         // Without bulk counting each leaf is really reached: the move is made (and the child kept
         // observable, so the optimiser cannot drop the work).
@@ -47,14 +84,15 @@ fn perft_node<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> u64 {
     }
     moves
         .iter()
-        .map(|&mv| perft(b, &pos.make_move(b, mv), depth - 1, bulk))
+        .map(|&mv| perft_by(b, a, &pos.make_move(b, mv), depth - 1, bulk))
         .sum()
 }
 // ANCHOR_END: perft
 
 /// Perft per root move ("divide"), in generation order.
 pub fn divide<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
-    divide_with_progress(b, pos, depth, bulk, 1, &|_, _| {}).expect("one thread needs no pool")
+    divide_with_progress(b, Attacks::Tables, pos, depth, bulk, 1, &|_, _| {})
+        .expect("one thread needs no pool")
 }
 
 /// Why a multi-threaded perft could not start.
@@ -65,10 +103,12 @@ pub struct ThreadError {
     source: rayon::ThreadPoolBuildError,
 }
 
-/// Perft per root move on `threads` threads (the root moves are shared out), reporting
-/// `progress(done, total)` after each root move. Depth 0 has no root moves.
+/// Perft per root move on `threads` threads (the root moves are shared out), with the move
+/// generator's attacks from `attacks`, reporting `progress(done, total)` after each root move.
+/// Depth 0 has no root moves.
 pub fn divide_with_progress<B: Backend>(
     b: B,
+    attacks: Attacks,
     pos: &Position,
     depth: u32,
     bulk: bool,
@@ -82,7 +122,7 @@ pub fn divide_with_progress<B: Backend>(
     let total = moves.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let count = |&mv: &Move| {
-        let nodes = perft(b, &pos.make_move(b, mv), depth - 1, bulk);
+        let nodes = perft_with(b, attacks, &pos.make_move(b, mv), depth - 1, bulk);
         let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         progress(finished, total);
         (mv, nodes)
@@ -98,17 +138,18 @@ pub fn divide_with_progress<B: Backend>(
     Ok(pool.install(|| moves.as_slice().par_iter().map(count).collect()))
 }
 
-/// Perft on `threads` threads; the same count as [`perft`].
+/// Perft on `threads` threads; the same count as [`perft_with`].
 pub fn perft_threads<B: Backend>(
     b: B,
+    attacks: Attacks,
     pos: &Position,
     depth: u32,
     bulk: bool,
     threads: usize,
 ) -> Result<u64, ThreadError> {
     if depth == 0 || threads <= 1 {
-        return Ok(perft(b, pos, depth, bulk));
+        return Ok(perft_with(b, attacks, pos, depth, bulk));
     }
-    let per_move = divide_with_progress(b, pos, depth, bulk, threads, &|_, _| {})?;
+    let per_move = divide_with_progress(b, attacks, pos, depth, bulk, threads, &|_, _| {})?;
     Ok(per_move.iter().map(|&(_, n)| n).sum())
 }

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use qbb::Backend;
 
+use crate::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
 use crate::eval::{evaluate, insufficient_material};
 use crate::ordering::{
     MovePicker, OrderingTables, PIECE_VALUE, is_tactical, loses_material, victim,
@@ -82,6 +83,7 @@ pub struct Searcher {
     tt: TranspositionTable,
     ordering: OrderingTables,
     lmr: Box<[[u8; 64]; 64]>,
+    attacks: Attacks,
     // ---- per search ----
     /// One move list per ply, reused by every node at that ply.
     pickers: Vec<MovePicker>,
@@ -113,6 +115,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb)?,
             ordering: OrderingTables::default(),
             lmr,
+            attacks: Attacks::Tables,
             pickers: (0..=MAX_PLY).map(|_| MovePicker::default()).collect(),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -135,6 +138,11 @@ impl Searcher {
         self.tt.megabytes()
     }
 
+    /// Where the move generator takes its attacks, checks and pins from (the Attacks option).
+    pub fn set_attacks(&mut self, attacks: Attacks) {
+        self.attacks = attacks;
+    }
+
     /// Forgets what earlier searches learned (`ucinewgame`).
     pub fn new_game(&mut self) {
         self.tt.clear();
@@ -145,6 +153,20 @@ impl Searcher {
     pub fn think<B: Backend>(
         &mut self,
         backend: B,
+        job: &SearchJob,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        match self.attacks {
+            Attacks::Tables => self.think_by(backend, TableAttacks, job, report),
+            Attacks::Backend => self.think_by(backend, BackendAttacks, job, report),
+        }
+    }
+
+    /// [`Searcher::think`] with the move generator's attacks, checks and pins from `attacks`.
+    fn think_by<B: Backend, A: AttackSource>(
+        &mut self,
+        backend: B,
+        attacks: A,
         job: &SearchJob,
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
@@ -162,7 +184,7 @@ impl Searcher {
         self.ordering.new_search();
 
         let mut root_moves = MoveList::new();
-        root.generate_moves(backend, &mut root_moves);
+        root.generate_moves_by(backend, attacks, &mut root_moves);
         let chess960 = job.chess960 || root.is_chess960();
         let mut result = SearchResult {
             best_move: None,
@@ -184,7 +206,7 @@ impl Searcher {
                 break;
             }
             self.seldepth = 0;
-            let iteration = self.aspiration(backend, root, depth as i32, score);
+            let iteration = self.aspiration(backend, attacks, root, depth as i32, score);
             if self.pv_len[0] > 0 {
                 // A stopped iteration still improves on the last one if a root move finished
                 // and beat the others searched before the stop.
@@ -230,9 +252,10 @@ impl Searcher {
 
     /// One iteration with a window around the previous score, widened until the score falls
     /// inside it.
-    fn aspiration<B: Backend>(
+    fn aspiration<B: Backend, A: AttackSource>(
         &mut self,
         backend: B,
+        attacks: A,
         root: &Position,
         depth: i32,
         previous: Score,
@@ -244,7 +267,7 @@ impl Searcher {
             (-INFINITY, INFINITY)
         };
         loop {
-            let score = self.search(backend, root, alpha, beta, depth, 0, true);
+            let score = self.search(backend, attacks, root, alpha, beta, depth, 0, true);
             if self.aborted {
                 return score;
             }
@@ -310,9 +333,10 @@ impl Searcher {
     /// The entry of the recursion: runs the node inside the backend's features.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn search<B: Backend>(
+    fn search<B: Backend, A: AttackSource>(
         &mut self,
         backend: B,
+        attacks: A,
         pos: &Position,
         alpha: Score,
         beta: Score,
@@ -324,16 +348,17 @@ impl Searcher {
         // line, compiled without the backend's features (and every routine becomes a call).
         backend.with_features(
             #[inline(always)]
-            |b| self.search_node(b, pos, alpha, beta, depth, ply, allow_null),
+            |b| self.search_node(b, attacks, pos, alpha, beta, depth, ply, allow_null),
         )
     }
 
     /// A node of the principal variation search.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn search_node<B: Backend>(
+    fn search_node<B: Backend, A: AttackSource>(
         &mut self,
         backend: B,
+        attacks: A,
         pos: &Position,
         mut alpha: Score,
         mut beta: Score,
@@ -343,7 +368,7 @@ impl Searcher {
     ) -> Score {
         self.pv_len[ply] = 0;
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiescence(backend, pos, alpha, beta, ply);
+            return self.quiescence(backend, attacks, pos, alpha, beta, ply);
         }
         // Checked before counting the node, so that a node limit is never exceeded (a re-search
         // may still start after its child was cut off by the stop).
@@ -400,6 +425,7 @@ impl Searcher {
                 self.path.push(hash);
                 let score = -self.search(
                     backend,
+                    attacks,
                     &child,
                     -beta,
                     -beta + 1,
@@ -418,7 +444,7 @@ impl Searcher {
         }
 
         let picker = &mut self.pickers[ply];
-        pos.generate_moves(backend, picker.list());
+        pos.generate_moves_by(backend, attacks, picker.list());
         if picker.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
@@ -454,7 +480,16 @@ impl Searcher {
             let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
             let score = if index == 0 {
-                -self.search(backend, &child, -beta, -alpha, new_depth, ply + 1, true)
+                -self.search(
+                    backend,
+                    attacks,
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    true,
+                )
             } else {
                 // Late quiet moves are searched shallower first; any surprise is re-searched.
                 let reduction =
@@ -466,6 +501,7 @@ impl Searcher {
                     };
                 let mut score = -self.search(
                     backend,
+                    attacks,
                     &child,
                     -alpha - 1,
                     -alpha,
@@ -476,6 +512,7 @@ impl Searcher {
                 if score > alpha && reduction > 0 {
                     score = -self.search(
                         backend,
+                        attacks,
                         &child,
                         -alpha - 1,
                         -alpha,
@@ -485,7 +522,16 @@ impl Searcher {
                     );
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(backend, &child, -beta, -alpha, new_depth, ply + 1, true);
+                    score = -self.search(
+                        backend,
+                        attacks,
+                        &child,
+                        -beta,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        true,
+                    );
                 }
                 score
             };
@@ -550,9 +596,10 @@ impl Searcher {
 
     /// The entry of the quiescence recursion, inside the backend's features.
     #[inline(always)]
-    fn quiescence<B: Backend>(
+    fn quiescence<B: Backend, A: AttackSource>(
         &mut self,
         backend: B,
+        attacks: A,
         pos: &Position,
         alpha: Score,
         beta: Score,
@@ -560,16 +607,17 @@ impl Searcher {
     ) -> Score {
         backend.with_features(
             #[inline(always)]
-            |b| self.quiescence_node(b, pos, alpha, beta, ply),
+            |b| self.quiescence_node(b, attacks, pos, alpha, beta, ply),
         )
     }
 
     /// Captures and queen promotions only, until the position is quiet; every move when in
     /// check (so mates are seen).
     #[inline(always)]
-    fn quiescence_node<B: Backend>(
+    fn quiescence_node<B: Backend, A: AttackSource>(
         &mut self,
         backend: B,
+        attacks: A,
         pos: &Position,
         mut alpha: Score,
         beta: Score,
@@ -596,7 +644,7 @@ impl Searcher {
         let stand_pat;
         let mut best_score;
         if in_check {
-            pos.generate_moves(backend, picker.list());
+            pos.generate_moves_by(backend, attacks, picker.list());
             if picker.is_empty() {
                 return mated_in(ply);
             }
@@ -609,7 +657,7 @@ impl Searcher {
             }
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
-            pos.generate_captures(backend, picker.list());
+            pos.generate_captures_by(backend, attacks, picker.list());
         }
 
         let ordering = &self.ordering;
@@ -627,7 +675,7 @@ impl Searcher {
                 }
             }
             let child = pos.make_move(backend, mv);
-            let score = -self.quiescence(backend, &child, -beta, -alpha, ply + 1);
+            let score = -self.quiescence(backend, attacks, &child, -beta, -alpha, ply + 1);
             if self.aborted {
                 return 0;
             }
@@ -836,7 +884,9 @@ mod tests {
 
     #[test]
     fn every_backend_searches_the_same_tree() {
-        struct Nodes;
+        /// Nodes and best move of a fixed-depth search with the move generator's attacks from
+        /// the given source.
+        struct Nodes(Attacks);
         impl BackendTask for Nodes {
             type Output = (u64, Option<String>);
             fn run<B: Backend>(self, b: B) -> (u64, Option<String>) {
@@ -844,13 +894,21 @@ mod tests {
                     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
                     depth(5),
                 );
-                let result = Searcher::new(1).unwrap().think(b, &job, &mut |_| {});
+                let mut searcher = Searcher::new(1).unwrap();
+                searcher.set_attacks(self.0);
+                let result = searcher.think(b, &job, &mut |_| {});
                 (result.nodes, result.best_move)
             }
         }
-        let reference = run_on(BackendKind::Scalar, Nodes).unwrap();
+        let reference = run_on(BackendKind::Scalar, Nodes(Attacks::Tables)).unwrap();
         for kind in BackendKind::ALL.into_iter().filter(|k| k.is_available()) {
-            assert_eq!(run_on(kind, Nodes).unwrap(), reference, "{kind}");
+            for attacks in Attacks::ALL {
+                assert_eq!(
+                    run_on(kind, Nodes(attacks)).unwrap(),
+                    reference,
+                    "{kind}, attacks from {attacks}"
+                );
+            }
         }
     }
 }

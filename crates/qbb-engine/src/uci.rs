@@ -19,7 +19,7 @@ use crate::score::UciScore;
 use crate::search::{Report, SearchJob, SearchResult, Searcher};
 use crate::time::Limits;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
-use crate::{MoveList, Position, perft};
+use crate::{Attacks, MoveList, Position, perft_with};
 
 /// Where the engine's lines go: standard output, or a buffer in tests. Called from both threads;
 /// each call writes one whole line.
@@ -62,6 +62,8 @@ pub struct Uci {
     backend: BackendKind,
     move_overhead: Duration,
     chess960: bool,
+    /// Where the move generator takes its attacks, checks and pins from (searches and perft).
+    attacks: Attacks,
     /// Shared with the search thread, which holds the lock while it searches.
     searcher: Arc<Mutex<Searcher>>,
     running: Option<RunningSearch>,
@@ -111,6 +113,7 @@ impl Uci {
             backend,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             chess960: false,
+            attacks: Attacks::default(),
             searcher: Arc::new(Mutex::new(Searcher::new(DEFAULT_HASH_MB)?)),
             running: None,
         })
@@ -186,6 +189,14 @@ impl Uci {
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
         self.say("option name UCI_Chess960 type check default false");
+        let sources: String = Attacks::ALL
+            .iter()
+            .map(|a| format!(" var {}", a.name()))
+            .collect();
+        self.say(&format!(
+            "option name Attacks type combo default {}{sources}",
+            Attacks::default()
+        ));
         self.explain(&format!("searching on the {} backend", self.backend));
         self.say("uciok");
     }
@@ -252,7 +263,14 @@ impl Uci {
                     printable(v)
                 )),
             },
-            ("hash" | "threads" | "backend" | "move overhead" | "uci_chess960", None) => {
+            ("attacks", Some(v)) => match v.parse::<Attacks>() {
+                Ok(attacks) => self.attacks = attacks,
+                Err(e) => self.explain(&format!(
+                    "Attacks ignored: {}",
+                    printable(&e.to_string())
+                )),
+            },
+            ("hash" | "threads" | "backend" | "move overhead" | "uci_chess960" | "attacks", None) => {
                 self.explain(&format!("option `{name}` ignored: it needs a value"));
             }
             _ => self.explain(&format!("unknown option `{}` ignored", printable(&name))),
@@ -369,6 +387,7 @@ impl Uci {
         let searcher = Arc::clone(&self.searcher);
         let out = Arc::clone(&self.out);
         let backend = self.backend;
+        let attacks = self.attacks;
         let answered = Arc::new(AtomicBool::new(false));
         let done = Arc::clone(&answered);
         let spawned = thread::Builder::new()
@@ -377,9 +396,10 @@ impl Uci {
             .spawn(move || {
                 let answer = match work {
                     Work::Search(limits) => {
-                        search(backend, &searcher, SearchJob { limits, ..job }, &out)
+                        let job = SearchJob { limits, ..job };
+                        search(backend, attacks, &searcher, job, &out)
                     }
-                    Work::Perft(depth) => perft_lines(backend, &job.position, depth, &out),
+                    Work::Perft(depth) => perft_lines(backend, attacks, &job.position, depth, &out),
                 };
                 done.store(true, Ordering::Release);
                 out(&answer);
@@ -439,11 +459,13 @@ enum Work {
 /// happens). The searcher is released when this returns.
 fn search(
     backend: BackendKind,
+    attacks: Attacks,
     searcher: &Mutex<Searcher>,
     job: SearchJob,
     out: &Output,
 ) -> String {
     let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+    searcher.set_attacks(attacks);
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
         run_on(
             backend,
@@ -505,9 +527,22 @@ pub fn info_line(report: &Report) -> String {
 }
 
 /// `go perft N`: writes the leaf count under each legal move and returns the total's line.
-fn perft_lines(backend: BackendKind, pos: &Position, depth: u32, out: &Output) -> String {
+fn perft_lines(
+    backend: BackendKind,
+    attacks: Attacks,
+    pos: &Position,
+    depth: u32,
+    out: &Output,
+) -> String {
     let started = Instant::now();
-    match run_on(backend, Divide { pos, depth }) {
+    match run_on(
+        backend,
+        Divide {
+            pos,
+            depth,
+            attacks,
+        },
+    ) {
         Ok(counts) => {
             let total: u64 = if depth == 0 {
                 1
@@ -700,6 +735,7 @@ impl BackendTask for PlayMoves<'_> {
 struct Divide<'a> {
     pos: &'a Position,
     depth: u32,
+    attacks: Attacks,
 }
 
 impl BackendTask for Divide<'_> {
@@ -714,7 +750,7 @@ impl BackendTask for Divide<'_> {
             .iter()
             .map(|&mv| {
                 let child = self.pos.make_move(backend, mv);
-                let nodes = perft(backend, &child, self.depth - 1, true);
+                let nodes = perft_with(backend, self.attacks, &child, self.depth - 1, true);
                 (self.pos.move_to_uci(mv, self.pos.is_chess960()), nodes)
             })
             .collect()
@@ -807,6 +843,7 @@ mod tests {
             "Backend",
             "Move Overhead",
             "UCI_Chess960",
+            "Attacks",
         ] {
             assert!(
                 answer
@@ -889,6 +926,7 @@ mod tests {
             "setoption name Backend value turbo",
             "setoption name Move Overhead value -5",
             "setoption name UCI_Chess960 value maybe",
+            "setoption name Attacks value magic",
             "setoption name Colour value blue",
             "\u{1b}[2J\u{0}\u{7f}",
             &"x".repeat(10_000),
@@ -984,6 +1022,43 @@ mod tests {
         assert_eq!(answer.len(), 20 + 2);
         assert!(answer.contains(&"e2e4: 600".to_string()));
         assert_eq!(answer.last().unwrap(), "Nodes searched: 8902");
+    }
+
+    #[test]
+    fn attacks_from_the_backend_give_the_same_answers() {
+        let (mut uci, lines) = engine();
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        // Everything but the times (and perft's line about its speed).
+        let untimed = |line: &String| {
+            let mut words = line.split(' ');
+            let mut kept = Vec::new();
+            while let Some(word) = words.next() {
+                kept.push(word);
+                if word == "nps" || word == "time" {
+                    words.next();
+                }
+            }
+            kept.join(" ")
+        };
+        let mut answers = Vec::new();
+        for attacks in Attacks::ALL {
+            let option = format!("setoption name Attacks value {attacks}");
+            let position = format!("position fen {kiwipete}");
+            let setup = [option.as_str(), "ucinewgame", position.as_str()];
+            assert!(talk(&mut uci, &lines, &setup).is_empty());
+            assert_eq!(uci.attacks, attacks);
+            let perft = talk(&mut uci, &lines, &["go perft 3"]);
+            assert_eq!(perft.last().unwrap(), "Nodes searched: 97862");
+            let search = talk(&mut uci, &lines, &["go depth 5"]);
+            let answer: Vec<String> = perft
+                .iter()
+                .chain(&search)
+                .filter(|l| !l.starts_with("info string perft"))
+                .map(untimed)
+                .collect();
+            answers.push(answer);
+        }
+        assert_eq!(answers[0], answers[1]);
     }
 
     #[test]

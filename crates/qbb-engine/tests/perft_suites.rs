@@ -4,7 +4,7 @@
 
 use qbb::{Backend, BackendKind, BackendTask};
 use qbb_corpus::Suite;
-use qbb_engine::{Position, perft};
+use qbb_engine::{Attacks, Position, perft, perft_with};
 
 /// Which entries of a suite to check, and to what depth.
 #[derive(Clone, Copy)]
@@ -14,6 +14,8 @@ struct Check {
     /// Check every `step`-th entry.
     step: usize,
     bulk: bool,
+    /// Where the move generator takes its attacks, checks and pins from.
+    attacks: Attacks,
 }
 
 /// The mismatches (`fen`, depth, expected, counted) of one check on one backend.
@@ -31,7 +33,7 @@ impl BackendTask for Check {
                 }
             };
             for &(depth, expected) in entry.counts.iter().filter(|(d, _)| *d <= self.depth) {
-                let counted = perft(b, &pos, depth, self.bulk);
+                let counted = perft_with(b, self.attacks, &pos, depth, self.bulk);
                 if counted != expected {
                     mismatches.push(format!(
                         "{} depth {depth}: expected {expected}, counted {counted}",
@@ -53,16 +55,21 @@ fn available() -> Vec<BackendKind> {
     kinds
 }
 
+/// Runs `check` on every backend, with the move generator's attacks from the engine's tables
+/// and from the backend's routines.
 fn check_on_every_backend(check: Check) {
     for kind in available() {
-        let mismatches = qbb::run_on(kind, check).expect("available backends run");
-        assert!(
-            mismatches.is_empty(),
-            "{kind}: {} mismatches in {}:\n{}",
-            mismatches.len(),
-            check.suite,
-            mismatches.join("\n")
-        );
+        for attacks in Attacks::ALL {
+            let check = Check { attacks, ..check };
+            let mismatches = qbb::run_on(kind, check).expect("available backends run");
+            assert!(
+                mismatches.is_empty(),
+                "{kind}, attacks from {attacks}: {} mismatches in {}:\n{}",
+                mismatches.len(),
+                check.suite,
+                mismatches.join("\n")
+            );
+        }
     }
 }
 
@@ -73,6 +80,7 @@ fn standard_suite_to_depth_4() {
         depth: 4,
         step: 1,
         bulk: true,
+        attacks: Attacks::Tables,
     });
 }
 
@@ -83,6 +91,7 @@ fn tricky_suite_to_depth_4() {
         depth: 4,
         step: 1,
         bulk: true,
+        attacks: Attacks::Tables,
     });
 }
 
@@ -93,6 +102,7 @@ fn random_suite_to_depth_3() {
         depth: 3,
         step: 1,
         bulk: true,
+        attacks: Attacks::Tables,
     });
 }
 
@@ -103,6 +113,7 @@ fn fischer_suite_sample_to_depth_4() {
         depth: 4,
         step: 8,
         bulk: true,
+        attacks: Attacks::Tables,
     });
 }
 
@@ -114,29 +125,37 @@ fn standard_suite_without_bulk_counting_to_depth_3() {
         depth: 3,
         step: 1,
         bulk: false,
+        attacks: Attacks::Tables,
     });
 }
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-/// Counts of one position to a depth, bulk and not, single- and multi-threaded, and by divide.
+/// Counts of one position to a depth: single- and multi-threaded, by divide, and with the move
+/// generator's attacks from the backend's routines.
 struct Deep {
     fen: &'static str,
     depth: u32,
 }
 
 impl BackendTask for Deep {
-    type Output = [u64; 3];
+    type Output = [u64; 4];
 
-    fn run<B: Backend>(self, b: B) -> [u64; 3] {
+    fn run<B: Backend>(self, b: B) -> [u64; 4] {
         let pos = Position::from_fen(self.fen).expect("valid FEN");
         let divided: u64 = qbb_engine::divide(b, &pos, self.depth, true)
             .iter()
             .map(|&(_, n)| n)
             .sum();
-        let threaded =
-            qbb_engine::perft_threads(b, &pos, self.depth, true, 2).expect("two threads start");
-        [perft(b, &pos, self.depth, true), divided, threaded]
+        let threaded = qbb_engine::perft_threads(b, Attacks::Tables, &pos, self.depth, true, 2)
+            .expect("two threads start");
+        let from_backend = perft_with(b, Attacks::Backend, &pos, self.depth, true);
+        [
+            perft(b, &pos, self.depth, true),
+            divided,
+            threaded,
+            from_backend,
+        ]
     }
 }
 
@@ -151,7 +170,7 @@ fn start_position_and_kiwipete_to_depth_5() {
             },
         )
         .unwrap();
-        assert_eq!(start, [4_865_609; 3], "{kind}: start position");
+        assert_eq!(start, [4_865_609; 4], "{kind}: start position");
         let kiwipete = qbb::run_on(
             kind,
             Deep {
@@ -160,6 +179,6 @@ fn start_position_and_kiwipete_to_depth_5() {
             },
         )
         .unwrap();
-        assert_eq!(kiwipete, [193_690_690; 3], "{kind}: Kiwipete");
+        assert_eq!(kiwipete, [193_690_690; 4], "{kind}: Kiwipete");
     }
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use qbb::{Backend, BackendKind, BackendTask};
-use qbb_engine::{Epd, Move, Position};
+use qbb_engine::{Attacks, Epd, Move, Position};
 use serde::Serialize;
 
 #[derive(Debug, clap::Args)]
@@ -29,6 +29,10 @@ pub struct Args {
     /// Make every leaf move instead of counting the last ply's moves.
     #[arg(long)]
     no_bulk: bool,
+    /// Where the move generator takes its slider attacks, checks and pins from: the engine's
+    /// own tables, or the backend's `slider_attacks` and `checks_and_pins` routines.
+    #[arg(long, value_name = "tables|backend", default_value_t = Attacks::Tables)]
+    attacks: Attacks,
     /// Show the count below each root move.
     #[arg(long, conflicts_with = "epd")]
     divide: bool,
@@ -48,6 +52,7 @@ struct Report {
     seconds: f64,
     mnps: f64,
     backend: &'static str,
+    attacks: &'static str,
     depth: u32,
     bulk: bool,
     threads: u32,
@@ -123,6 +128,7 @@ struct PerftTask<'a> {
     pos: &'a Position,
     depth: u32,
     bulk: bool,
+    attacks: Attacks,
     threads: usize,
     progress: &'a Progress,
 }
@@ -135,6 +141,7 @@ impl BackendTask for PerftTask<'_> {
         let progress = |done, total| self.progress.update(done, total);
         let per_move = qbb_engine::divide_with_progress(
             b,
+            self.attacks,
             self.pos,
             self.depth,
             self.bulk,
@@ -157,6 +164,7 @@ fn run_position(args: &Args, kind: BackendKind) -> anyhow::Result<ExitCode> {
             pos: &pos,
             depth: args.depth,
             bulk: !args.no_bulk,
+            attacks: args.attacks,
             threads: args.threads as usize,
             progress: &progress,
         },
@@ -190,6 +198,7 @@ impl Report {
             seconds: elapsed.as_secs_f64(),
             mnps: mnps(nodes, elapsed),
             backend: kind.name(),
+            attacks: args.attacks.name(),
             depth: args.depth,
             bulk: !args.no_bulk,
             threads: args.threads,
@@ -236,11 +245,12 @@ fn print_report(report: &Report, json: bool) -> anyhow::Result<()> {
         ));
     }
     text.push_str(&format!(
-        "nodes {}  time {:.3} s  {:.1} Mnps  ({} backend, depth {}, {}, {} thread{})\n",
+        "nodes {}  time {:.3} s  {:.1} Mnps  ({} backend, attacks from {}, depth {}, {}, {} thread{})\n",
         report.nodes,
         report.seconds,
         report.mnps,
         report.backend,
+        report.attacks,
         report.depth,
         if report.bulk { "bulk" } else { "no bulk" },
         report.threads,
@@ -259,6 +269,7 @@ struct Line {
 struct SuiteTask<'a> {
     lines: &'a [Line],
     bulk: bool,
+    attacks: Attacks,
     threads: usize,
     progress: &'a Progress,
 }
@@ -277,7 +288,7 @@ impl BackendTask for SuiteTask<'_> {
                 .counts
                 .iter()
                 .map(|&(depth, expected)| {
-                    let n = qbb_engine::perft(b, &line.pos, depth, self.bulk);
+                    let n = qbb_engine::perft_with(b, self.attacks, &line.pos, depth, self.bulk);
                     (line.number, depth, expected, n)
                 })
                 .collect();
@@ -327,6 +338,7 @@ fn run_suite(args: &Args, kind: BackendKind, path: &PathBuf) -> anyhow::Result<E
         SuiteTask {
             lines: &lines,
             bulk: !args.no_bulk,
+            attacks: args.attacks,
             threads: args.threads as usize,
             progress: &progress,
         },

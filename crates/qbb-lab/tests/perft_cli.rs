@@ -47,7 +47,18 @@ fn json_has_the_documented_fields() {
         assert_eq!(v["bulk"], false);
         assert!(v["seconds"].as_f64().is_some() && v["mnps"].as_f64().is_some());
         assert!(v["backend"].as_str().is_some_and(|b| !b.is_empty()));
+        assert_eq!(v["attacks"], "tables");
     }
+}
+
+#[test]
+fn attacks_from_the_backend_count_the_same() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let out = qbb(&["perft", "3", "--fen", fen, "--attacks", "backend", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["nodes"], 97862);
+    assert_eq!(v["attacks"], "backend");
 }
 
 #[test]
@@ -115,6 +126,7 @@ fn bad_arguments_are_named() {
         (vec!["perft", "99"], "DEPTH"),
         (vec!["perft", "3", "--threads", "0"], "--threads"),
         (vec!["perft", "3", "--backend", "mmx"], "mmx"),
+        (vec!["perft", "3", "--attacks", "magic"], "magic"),
         (
             vec!["perft", "3", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
             "kings",

@@ -1,0 +1,219 @@
+//! Where the legal move generator takes its slider attacks, its check mask and its pins from.
+//!
+//! By default ([`Attacks::Tables`]) from the engine's own per-square tables (`attacks.rs`): PEXT
+//! or obstruction-difference lookups for one slider at a time, and Isenberg's in-between sets for
+//! the squares between the king and a checker or a pinner. With [`Attacks::Backend`] the same
+//! answers come from the backend's set-wise routines: `slider_attacks` (catalogue row 10) run on a
+//! single slider, and `checks_and_pins` (row 12) for the checkers, the squares that block a
+//! check and the pinned pieces. Both give the same legal moves, so perft can time one against the
+//! other inside the engine.
+
+use std::fmt;
+use std::str::FromStr;
+
+use qbb::{Backend, SliderPosition};
+
+use crate::attacks::{Sq, Tables};
+
+/// The choice of source for the legal move generator (`qbb perft --attacks`, UCI option
+/// `Attacks`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Attacks {
+    /// The engine's own tables.
+    #[default]
+    Tables,
+    /// The backend's `slider_attacks` and `checks_and_pins`.
+    Backend,
+}
+
+impl Attacks {
+    pub const ALL: [Attacks; 2] = [Attacks::Tables, Attacks::Backend];
+
+    /// The name used on the command line and in UCI.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Attacks::Tables => "tables",
+            Attacks::Backend => "backend",
+        }
+    }
+}
+
+impl fmt::Display for Attacks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An attack source name that is neither `tables` nor `backend`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown attack source `{0}`: expected `tables` or `backend`")]
+pub struct UnknownAttacks(pub String);
+
+impl FromStr for Attacks {
+    type Err = UnknownAttacks;
+    fn from_str(text: &str) -> Result<Attacks, UnknownAttacks> {
+        Attacks::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(text))
+            .ok_or_else(|| UnknownAttacks(text.to_string()))
+    }
+}
+
+/// What the enemy sliders do to our king.
+#[derive(Copy, Clone)]
+pub(crate) struct SliderThreats {
+    /// The enemy sliders that give check.
+    pub checkers: u64,
+    /// When one slider gives check: the checker and the squares between it and the king (where
+    /// the check is captured or blocked). Empty when no slider checks.
+    pub block: u64,
+    /// Our pieces that stand alone between the king and an enemy slider on its line.
+    pub pinned: u64,
+}
+
+/// One source of attacks for the generator. `sliders` describes the position with index 0 = the
+/// side to move ("us"), 1 = the opponent; `king` is our king's square.
+pub(crate) trait AttackSource: Copy {
+    /// The squares a rook on `sq` attacks with `occupied` blocking (blockers included).
+    fn rook<B: Backend>(self, b: B, t: &Tables, sq: Sq, occupied: u64) -> u64;
+    /// The squares a bishop on `sq` attacks with `occupied` blocking (blockers included).
+    fn bishop<B: Backend>(self, b: B, t: &Tables, sq: Sq, occupied: u64) -> u64;
+    fn threats<B: Backend>(
+        self,
+        b: B,
+        t: &Tables,
+        sliders: &SliderPosition,
+        king: Sq,
+    ) -> SliderThreats;
+    /// The squares the pinned piece on `from` may move to without leaving the king exposed (a
+    /// superset is allowed: the piece's own attacks restrict it further). Only asked for pieces
+    /// of `threats.pinned`.
+    fn pin_line<B: Backend>(
+        self,
+        b: B,
+        t: &Tables,
+        sliders: &SliderPosition,
+        king: Sq,
+        from: Sq,
+        threats: &SliderThreats,
+    ) -> u64;
+}
+
+/// The engine's tables, one slider and one pair of squares at a time.
+#[derive(Copy, Clone)]
+pub(crate) struct TableAttacks;
+
+impl AttackSource for TableAttacks {
+    #[inline(always)]
+    fn rook<B: Backend>(self, b: B, t: &Tables, sq: Sq, occupied: u64) -> u64 {
+        t.rook(b, sq, occupied)
+    }
+
+    #[inline(always)]
+    fn bishop<B: Backend>(self, b: B, t: &Tables, sq: Sq, occupied: u64) -> u64 {
+        t.bishop(b, sq, occupied)
+    }
+
+    #[inline(always)]
+    fn threats<B: Backend>(
+        self,
+        b: B,
+        t: &Tables,
+        sliders: &SliderPosition,
+        king: Sq,
+    ) -> SliderThreats {
+        let occupied = sliders.occupied();
+        let (orth, diag) = (sliders.orth[1], sliders.diag[1]);
+        let checkers = (t.rook(b, king, occupied) & orth) | (t.bishop(b, king, occupied) & diag);
+        let block = if checkers != 0 {
+            t.between[king][checkers.trailing_zeros() as Sq & 63] | checkers
+        } else {
+            0
+        };
+        // Pinned: ours alone between the king and an enemy slider on a common line.
+        let mut pinned = 0;
+        let mut snipers = (t.rook_rays[king] & orth) | (t.bishop_rays[king] & diag);
+        while snipers != 0 {
+            let sniper = snipers.trailing_zeros() as Sq & 63;
+            snipers &= snipers - 1;
+            let between = t.between[king][sniper] & occupied;
+            if between & between.wrapping_sub(1) == 0 {
+                pinned |= between & sliders.pieces[0];
+            }
+        }
+        SliderThreats {
+            checkers,
+            block,
+            pinned,
+        }
+    }
+
+    #[inline(always)]
+    fn pin_line<B: Backend>(
+        self,
+        _b: B,
+        t: &Tables,
+        _sliders: &SliderPosition,
+        king: Sq,
+        from: Sq,
+        _threats: &SliderThreats,
+    ) -> u64 {
+        // The whole line through the king and the piece; in check it meets the check's squares
+        // only on the king, so the piece gets no move.
+        t.line[king][from]
+    }
+}
+
+/// The backend's set-wise routines.
+#[derive(Copy, Clone)]
+pub(crate) struct BackendAttacks;
+
+impl AttackSource for BackendAttacks {
+    #[inline(always)]
+    fn rook<B: Backend>(self, b: B, _t: &Tables, sq: Sq, occupied: u64) -> u64 {
+        b.slider_attacks(1u64 << sq, 0, !occupied)
+    }
+
+    #[inline(always)]
+    fn bishop<B: Backend>(self, b: B, _t: &Tables, sq: Sq, occupied: u64) -> u64 {
+        b.slider_attacks(0, 1u64 << sq, !occupied)
+    }
+
+    #[inline(always)]
+    fn threats<B: Backend>(
+        self,
+        b: B,
+        _t: &Tables,
+        sliders: &SliderPosition,
+        _king: Sq,
+    ) -> SliderThreats {
+        let ours = b.checks_and_pins(sliders)[0];
+        SliderThreats {
+            checkers: ours.checkers,
+            block: ours.check_mask,
+            pinned: ours.pinned,
+        }
+    }
+
+    #[inline(always)]
+    fn pin_line<B: Backend>(
+        self,
+        b: B,
+        _t: &Tables,
+        sliders: &SliderPosition,
+        _king: Sq,
+        from: Sq,
+        threats: &SliderThreats,
+    ) -> u64 {
+        // With the pinned piece gone its pinner gives check: the squares that would block that
+        // check, and the pinner itself, are where the piece may go. A check already on the board
+        // runs along another line through the king, and is taken out again: a pinned piece
+        // cannot answer it.
+        let bit = 1u64 << from;
+        let mut without = *sliders;
+        without.pieces[0] &= !bit;
+        without.orth[0] &= !bit;
+        without.diag[0] &= !bit;
+        b.checks_and_pins(&without)[0].check_mask & !threats.block
+    }
+}
