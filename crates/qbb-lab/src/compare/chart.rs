@@ -202,6 +202,8 @@ pub fn overview(results: &Results) -> Result<String> {
         backends: results.backends(),
         groups,
         footer: footer_text(results),
+        // Speed-ups mostly reach right of 1×, the latency rows at the bottom left of it.
+        legend: SeriesLabelPosition::LowerRight,
     })
 }
 
@@ -226,6 +228,8 @@ pub struct RatioChart<'a> {
     /// The benchmarks top-down, each with its bars.
     pub groups: Vec<(String, Vec<RatioBar>)>,
     pub footer: String,
+    /// The corner of the legend: on the side of 1× the bars of the last benchmarks leave free.
+    pub legend: SeriesLabelPosition,
 }
 
 pub fn ratio_chart(spec: &RatioChart<'_>) -> Result<String> {
@@ -308,7 +312,7 @@ pub fn ratio_chart(spec: &RatioChart<'_>) -> Result<String> {
             .map_err(plot_error)?;
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(spec.legend.clone())
             .background_style(WHITE.mix(0.9))
             .border_style(BLACK.mix(0.4))
             .label_font((FONT, SMALL))

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use plotters::prelude::SeriesLabelPosition;
 use qbb::BackendKind;
 
 use crate::compare::chart::{RatioBar, RatioChart, ratio_chart};
@@ -242,11 +243,13 @@ fn chart(counts: &Instructions) -> Result<String> {
         backends: counts.backends(),
         groups,
         footer: format!(
-            "{} ({}), {}, {day}; callgrind instruction counts (gungraun)",
+            "{} ({}), {}, {day}; callgrind via gungraun",
             m.cpu,
             m.id,
             compilers.join(" and ")
         ),
+        // Counts mostly reach left of 1×; the last rows, near 1×, leave the lower left free.
+        legend: SeriesLabelPosition::LowerLeft,
     })
 }
 
