@@ -5,14 +5,16 @@
 #   code/      each backend's implementation, included by anchor      (qbb backends --json)
 #   asm/       each backend x routine in machine code, with counts     (cargo asm, asm-probes)
 #   mca/       the latency benchmarks' routines scheduled by llvm-mca  (llvm-mca, Zen 3 model)
-#   results/   the measured tables of this machine, per chapter       (reports/<machine>/)
+#   results/   the measured tables of this machine, per chapter       (reports/<machine>/: times
+#              and instruction counts)
 #   charts/    the measured charts, copied from reports/<machine>/
 #
 # Usage: book/generate.sh [MACHINE]
 #   MACHINE is a folder of reports/ (default: the only one, or the newest results.json).
 # Needs: cargo-show-asm (`cargo install cargo-show-asm`), llvm-mca (Debian: `apt-get install llvm`),
 # python3, and for the portable backend's listings a nightly toolchain (`rustup toolchain install
-# nightly`). The measurements themselves come first: `qbb compare` and book/tools/measure.py.
+# nightly`). The measurements themselves come first: `qbb compare`, book/tools/measure.py and the
+# instruction counts (the callgrind bench, then `qbb instructions`).
 # Then run book/check.sh.
 set -euo pipefail
 

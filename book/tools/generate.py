@@ -5,7 +5,8 @@ Called by book/generate.sh, which runs the commands whose output this reads:
 
   code     <backends.json>                    which backend writes which routine, and its source
   asm      <listing.s>...                     the machine code of every probe, with counts
-  results  <reports dir>                      the measured tables of one machine, per chapter
+  results  <reports dir>                      the measured tables of one machine, per chapter,
+                                              the times beside the instruction counts
   mca      <listing.s>...                     llvm-mca timelines of the latency benchmarks' routines
 
 Nothing here measures or invents a number: every figure written comes from a file named on the
@@ -14,6 +15,7 @@ command line.
 
 import html
 import json
+import math
 import re
 import shutil
 import sys
@@ -371,6 +373,17 @@ def format_ratio(r):
     return f"{r:.0f}"
 
 
+def format_fraction(r):
+    """A ratio that may be far below 1 with two significant digits, as the lab prints it."""
+    if r >= 1 or r <= 0:
+        return format_ratio(r)
+    unit = 10 ** (math.floor(math.log10(r)) - 1)
+    rounded = math.floor(r / unit + 0.5) * unit  # half away from zero, as Rust rounds
+    if rounded >= 1:
+        return format_ratio(rounded)
+    return f"{rounded:.{1 - math.floor(math.log10(rounded))}f}"
+
+
 def not_measured(backend, report):
     """Why a backend has no row in the report, in the report's own terms."""
     machine = report["machine"]
@@ -388,17 +401,32 @@ def not_measured(backend, report):
     return "not measured in this report"
 
 
-def benchmark_table(rows, report):
-    """One benchmark, every backend: median, spread, speed-up over scalar, whose code ran."""
+def instruction_cells(count):
+    """Instructions per call and the ratio to scalar's count, or two empty cells."""
+    if count is None:
+        return "|"
+    ratio = count.get("vs_scalar")
+    ratio = "1 (reference)" if count["backend"] == "scalar" else (
+        f"{format_fraction(ratio)}×" if ratio else ""
+    )
+    return f"{format_ns(count['instructions_per_call'])} | {ratio}"
+
+
+def benchmark_table(rows, report, counts):
+    """One benchmark, every backend: median, spread, speed-up over scalar, the instructions of a
+    call and their ratio to scalar's, whose code ran."""
     by_backend = {r["backend"]: r for r in rows}
     measured = [r for r in rows if r["ns_per_op"] == r["ns_per_op"]]  # drops NaN
     best = min(measured, key=lambda r: r["ns_per_op"])["backend"] if len(measured) > 1 else None
-    text = "| backend | ns per call (median) | fastest – slowest sample | speed-up over scalar | code |\n"
-    text += "| --- | ---: | ---: | ---: | --- |\n"
+    text = (
+        "| backend | ns per call (median) | fastest – slowest sample | speed-up over scalar | "
+        "instructions per call | instructions vs scalar | code |\n"
+    )
+    text += "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n"
     for backend in BACKENDS:
         r = by_backend.get(backend)
         if r is None:
-            text += f"| {backend} | | | | {not_measured(backend, report)} |\n"
+            text += f"| {backend} | | | | | | {not_measured(backend, report)} |\n"
             continue
         median = format_ns(r["ns_per_op"])
         if backend == best:
@@ -409,7 +437,8 @@ def benchmark_table(rows, report):
             f"{format_ratio(speedup)}×" if speedup else ""
         )
         support = r["support"].replace("inherited: from ", "inherited from ")
-        text += f"| {backend} | {median} | {spread} | {speedup} | {support} |\n"
+        instructions = instruction_cells(counts.get(backend))
+        text += f"| {backend} | {median} | {spread} | {speedup} | {instructions} | {support} |\n"
     return text
 
 
@@ -420,6 +449,54 @@ def machine_line(report):
         f"{m['date']}, load average {m['load']} at the start; by `{report['source']}` over "
         f"{report['corpus']}."
     )
+
+
+def instructions_line(counts):
+    """Where the instruction counts come from, in one sentence."""
+    compilers = {}
+    for c in counts["results"]:
+        compilers.setdefault(c["rustc"], [])
+        if c["backend"] not in compilers[c["rustc"]]:
+            compilers[c["rustc"]].append(c["backend"])
+    built = "; ".join(f"{rustc} for {', '.join(b)}" for rustc, b in compilers.items())
+    return (
+        f"Instructions per call: callgrind's count of one pass over the corpus divided by its "
+        f"calls, the loop's share included (`reports/{counts['machine']['id']}/instructions.json`, "
+        f"counted {counts['machine']['date']}; {built}). Valgrind cannot run AVX-512."
+    )
+
+
+def instructions_overview(counts, source):
+    """Every benchmark on every counted backend: instructions per call, the ratio to scalar."""
+    rows = counts["results"]
+    backends = [b for b in BACKENDS if any(c["backend"] == b for c in rows)]
+    text = HEADER.format(source=f"`{source}`")
+    text += "| benchmark | " + " | ".join(backends) + " |\n"
+    text += "| --- |" + " ---: |" * len(backends) + "\n"
+    by_bench = {}
+    for c in rows:
+        by_bench.setdefault(c["benchmark"], {})[c["backend"]] = c
+    for bench, by_backend in by_bench.items():
+        fewest = min(by_backend.values(), key=lambda c: c["instructions_per_pass"])["backend"]
+        cells = []
+        for backend in backends:
+            c = by_backend.get(backend)
+            if c is None:
+                cells.append("")
+                continue
+            cell = format_ns(c["instructions_per_call"])
+            if backend != "scalar" and c.get("vs_scalar"):
+                cell += f" ({format_fraction(c['vs_scalar'])}×)"
+            if c["support"].startswith("inherited"):
+                cell += " †"
+            cells.append(f"**{cell}**" if backend == fewest and len(by_backend) > 1 else cell)
+        text += f"| `{bench}` | " + " | ".join(cells) + " |\n"
+    text += (
+        "\nIn brackets, the backend's count divided by scalar's; the fewest of each row in bold; "
+        "† marks a backend that runs another tier's code for that routine. "
+        + instructions_line(counts) + "\n"
+    )
+    return text
 
 
 def dispatch_table(d, path):
@@ -512,8 +589,21 @@ def results(report_dir):
     for r in rows:
         by_bench.setdefault(r["benchmark"], []).append(r)
 
+    # The instruction counts of the same benchmarks (callgrind), beside the times.
+    counts_file = report_dir / "instructions.json"
+    if not counts_file.exists():
+        raise SystemExit(
+            f"generate: {counts_file} is missing: run the callgrind bench and "
+            f"`qbb instructions` (reports/README.md says how)"
+        )
+    counts = json.loads(counts_file.read_text())
+    counts_by_bench = {}
+    for c in counts["results"]:
+        counts_by_bench.setdefault(c["benchmark"], {})[c["backend"]] = c
+
+    counts_source = f"reports/{machine_id}/instructions.json"
     for anchor, _row, probes in GROUPS:
-        text = HEADER.format(source=f"`{source}`")
+        text = HEADER.format(source=f"`{source}` and `{counts_source}`")
         for probe in probes:
             for bench in (routine_id(probe), routine_id(probe) + "-latency"):
                 if bench not in by_bench:
@@ -522,8 +612,9 @@ def results(report_dir):
                     continue
                 kind = "latency" if bench.endswith("-latency") else "throughput"
                 text += f"**`{bench}`** ({kind}, nanoseconds per call):\n\n"
-                text += benchmark_table(by_bench[bench], report) + "\n"
-        text += machine_line(report) + "\n"
+                text += benchmark_table(by_bench[bench], report, counts_by_bench.get(bench, {}))
+                text += "\n"
+        text += machine_line(report) + "\n\n" + instructions_line(counts) + "\n"
         write(out / f"{anchor}.md", text)
 
     # The conversions between representations, for the chapter that compares them.
@@ -594,6 +685,8 @@ def results(report_dir):
         text += f"| {key} | {value} |\n"
     write(out / "machine.md", text)
 
+    write(out / "instructions.md", instructions_overview(counts, counts_source))
+
     # The engine under run-time dispatch against the same engine built for this CPU.
     dispatch_file = report_dir / "dispatch.json"
     if not dispatch_file.exists():
@@ -616,9 +709,9 @@ def results(report_dir):
     charts.mkdir(parents=True, exist_ok=True)
     for svg in sorted((report_dir / "charts").glob("*.svg")):
         shutil.copy(svg, charts / svg.name)
-    overview = report_dir / "overview.svg"
-    if overview.exists():
-        shutil.copy(overview, charts / "overview.svg")
+    for name in ("overview.svg", "instructions.svg"):
+        if (report_dir / name).exists():
+            shutil.copy(report_dir / name, charts / name)
 
 
 # ---- mca: the dependency chains of the latency benchmarks, in llvm-mca's model of Zen 3 ------------
