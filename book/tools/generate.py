@@ -578,6 +578,13 @@ def perft_table(p, path, machine_id):
     return text
 
 
+def required_json(path, made_by):
+    """A measurement file of the report, or a stop that says which command writes it."""
+    if not path.exists():
+        raise SystemExit(f"generate: {path} is missing: run {made_by}")
+    return json.loads(path.read_text())
+
+
 def results(report_dir):
     report_dir = Path(report_dir)
     report = json.loads((report_dir / "results.json").read_text())
@@ -590,13 +597,10 @@ def results(report_dir):
         by_bench.setdefault(r["benchmark"], []).append(r)
 
     # The instruction counts of the same benchmarks (callgrind), beside the times.
-    counts_file = report_dir / "instructions.json"
-    if not counts_file.exists():
-        raise SystemExit(
-            f"generate: {counts_file} is missing: run the callgrind bench and "
-            f"`qbb instructions` (reports/README.md says how)"
-        )
-    counts = json.loads(counts_file.read_text())
+    counts = required_json(
+        report_dir / "instructions.json",
+        "the callgrind bench and `qbb instructions` (reports/README.md says how)",
+    )
     counts_by_bench = {}
     for c in counts["results"]:
         counts_by_bench.setdefault(c["benchmark"], {})[c["backend"]] = c
@@ -688,21 +692,13 @@ def results(report_dir):
     write(out / "instructions.md", instructions_overview(counts, counts_source))
 
     # The engine under run-time dispatch against the same engine built for this CPU.
+    measure = f"`python3 book/tools/measure.py {machine_id}`"
     dispatch_file = report_dir / "dispatch.json"
-    if not dispatch_file.exists():
-        raise SystemExit(
-            f"generate: {dispatch_file} is missing: run "
-            f"`python3 book/tools/measure.py {machine_id}`"
-        )
-    dispatch = json.loads(dispatch_file.read_text())
+    dispatch = required_json(dispatch_file, measure)
     write(out / "dispatch.md", dispatch_table(dispatch, dispatch_file))
     write(out / "wall.md", wall_table(dispatch, dispatch_file))
     perft_file = report_dir / "perft.json"
-    if not perft_file.exists():
-        raise SystemExit(
-            f"generate: {perft_file} is missing: run `python3 book/tools/measure.py {machine_id}`"
-        )
-    write(out / "perft.md", perft_table(json.loads(perft_file.read_text()), perft_file, machine_id))
+    write(out / "perft.md", perft_table(required_json(perft_file, measure), perft_file, machine_id))
 
     # The charts, as the lab drew them.
     charts = OUT / "charts"
