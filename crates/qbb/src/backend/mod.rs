@@ -508,3 +508,23 @@ macro_rules! feature_region {
 }
 // ANCHOR_END: feature_region
 pub(crate) use feature_region;
+
+// ANCHOR: forward_to_feature_fns
+/// The trait methods of a backend whose routines are `#[target_feature]` functions of its
+/// submodules: each `fn name(self, args) -> T => module;` becomes a method that calls
+/// `module::name(args)`. Sound because a backend token exists only on a CPU with the backend's
+/// features (its `new` checks them), which is what the functions' target features require.
+macro_rules! forward_to_feature_fns {
+    ($( fn $name:ident(self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)? => $module:ident; )*) => {
+        $(
+            #[inline(always)]
+            fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
+                // SAFETY: `self` exists, so the CPU has the backend's features (`new` checked
+                // them), the ones the submodule's function is compiled with.
+                unsafe { $module::$name($($arg),*) }
+            }
+        )*
+    };
+}
+// ANCHOR_END: forward_to_feature_fns
+pub(crate) use forward_to_feature_fns;

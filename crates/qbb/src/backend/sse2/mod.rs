@@ -74,58 +74,28 @@ unsafe impl Backend for Sse2 {
 
     crate::backend::feature_region!(Sse2, "sse2,ssse3,sse4.1,sse4.2,popcnt");
 
-    #[inline(always)]
-    fn piece_at(self, quad: &Quad, sq: Square) -> u8 {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { square::piece_at(quad, sq) }
-    }
-
-    #[inline(always)]
-    fn set_piece(self, quad: &mut Quad, sq: Square, code: u8) {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { square::set_piece(quad, sq, code) }
-    }
-
-    #[inline(always)]
-    fn piece_sets(self, quad: &Quad) -> PieceSets {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { sets::piece_sets(quad) }
-    }
-
-    #[inline(always)]
-    fn hex_sets(self, quad: &Quad) -> HexSets {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { sets::hex_sets(quad) }
-    }
-
-    #[inline(always)]
-    fn to_mailbox(self, quad: &Quad) -> Mailbox {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { mailbox::to_mailbox(quad) }
-    }
-
-    #[inline(always)]
-    fn from_mailbox(self, mailbox: &Mailbox) -> Quad {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { mailbox::from_mailbox(mailbox) }
-    }
-
-    #[inline(always)]
-    fn move_delta(self, aspects: &MoveAspects) -> Quad {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { square::move_delta(aspects) }
-    }
-
-    #[inline(always)]
-    fn flip(self, quad: &Quad) -> Quad {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { square::flip(quad) }
-    }
-
-    #[inline(always)]
-    fn occluded_fills(self, generators: &Quad, empty: u64) -> [Quad; 8] {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { fills::occluded_fills(generators, empty) }
+    crate::backend::forward_to_feature_fns! {
+        fn piece_at(self, quad: &Quad, sq: Square) -> u8 => square;
+        fn set_piece(self, quad: &mut Quad, sq: Square, code: u8) => square;
+        fn piece_sets(self, quad: &Quad) -> PieceSets => sets;
+        fn hex_sets(self, quad: &Quad) -> HexSets => sets;
+        fn to_mailbox(self, quad: &Quad) -> Mailbox => mailbox;
+        fn from_mailbox(self, mailbox: &Mailbox) -> Quad => mailbox;
+        fn move_delta(self, aspects: &MoveAspects) -> Quad => square;
+        fn flip(self, quad: &Quad) -> Quad => square;
+        fn occluded_fills(self, generators: &Quad, empty: u64) -> [Quad; 8] => fills;
+        fn checks_and_pins(self, position: &SliderPosition) -> [KingSafety; 2] => fills;
+        fn weighted_popcount(self, sets: &[u64; 8], weights: &[i16; 8]) -> i32 => popcount;
+        fn nibble_add(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard => nibbles;
+        fn nibble_sub(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard => nibbles;
+        fn nibble_avg(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard => nibbles;
+        fn to_nibble_board(self, quad: &Quad) -> NibbleBoard => mailbox;
+        fn from_nibble_board(self, board: &NibbleBoard) -> Quad => mailbox;
+        fn to_classical(self, quad: &Quad) -> ClassicalBoard => sets;
+        fn from_classical(self, board: &ClassicalBoard) -> Quad => sets;
+        fn to_dense(self, quad: &Quad) -> DenseBoard => sets;
+        fn from_dense(self, board: &DenseBoard) -> Quad => sets;
+        fn hash_manino(self, quad: &Quad, state: u64) -> u64 => hash;
     }
 
     #[inline(always)]
@@ -136,78 +106,6 @@ unsafe impl Backend for Sse2 {
     #[inline(always)]
     fn knight_attacks(self, knights: u64) -> u64 {
         Swar::TOKEN.knight_attacks(knights)
-    }
-
-    #[inline(always)]
-    fn checks_and_pins(self, position: &SliderPosition) -> [KingSafety; 2] {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { fills::checks_and_pins(position) }
-    }
-
-    #[inline(always)]
-    fn weighted_popcount(self, sets: &[u64; 8], weights: &[i16; 8]) -> i32 {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { popcount::weighted_popcount(sets, weights) }
-    }
-
-    #[inline(always)]
-    fn nibble_add(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { nibbles::nibble_add(a, b) }
-    }
-
-    #[inline(always)]
-    fn nibble_sub(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { nibbles::nibble_sub(a, b) }
-    }
-
-    #[inline(always)]
-    fn nibble_avg(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { nibbles::nibble_avg(a, b) }
-    }
-
-    #[inline(always)]
-    fn to_nibble_board(self, quad: &Quad) -> NibbleBoard {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { mailbox::to_nibble_board(quad) }
-    }
-
-    #[inline(always)]
-    fn from_nibble_board(self, board: &NibbleBoard) -> Quad {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { mailbox::from_nibble_board(board) }
-    }
-
-    #[inline(always)]
-    fn to_classical(self, quad: &Quad) -> ClassicalBoard {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { sets::to_classical(quad) }
-    }
-
-    #[inline(always)]
-    fn from_classical(self, board: &ClassicalBoard) -> Quad {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { sets::from_classical(board) }
-    }
-
-    #[inline(always)]
-    fn to_dense(self, quad: &Quad) -> DenseBoard {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { sets::to_dense(quad) }
-    }
-
-    #[inline(always)]
-    fn from_dense(self, board: &DenseBoard) -> Quad {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { sets::from_dense(board) }
-    }
-
-    #[inline(always)]
-    fn hash_manino(self, quad: &Quad, state: u64) -> u64 {
-        // SAFETY: `self` exists, so the CPU has SSE2, SSSE3, SSE4.1, SSE4.2 and POPCNT.
-        unsafe { hash::hash_manino(quad, state) }
     }
 
     #[inline(always)]
