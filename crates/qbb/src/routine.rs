@@ -24,6 +24,7 @@ use crate::backend::BackendKind;
 ///
 /// The types in the signatures are those of [`routine::types`](crate::routine::types); the
 /// callback's module imports them.
+// ANCHOR: table_head
 #[macro_export]
 macro_rules! for_each_routine {
     ($callback:ident $(, $($extra:tt)*)?) => {
@@ -39,6 +40,7 @@ macro_rules! for_each_routine {
             /// Write `code & 15` into the nibble of `sq` (code 0 clears the square).
             row 2, square, SetPiece = "set-piece", "set / clear a square":
             fn set_piece(quad: &mut Quad, sq: Square, code: u8);
+            // ANCHOR_END: table_head
 
             // ---- 3, 4: sets ----------------------------------------------------------------
 
