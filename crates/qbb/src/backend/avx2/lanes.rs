@@ -2,10 +2,10 @@
 //! operations every routine of the backend shares.
 
 use crate::backend::features;
-use std::arch::x86_64::*;
-use std::mem::transmute;
-
 use crate::quad::Quad;
+use std::arch::x86_64::*;
+
+pub(super) use crate::backend::plain::cast;
 
 /// The four planes in one register, lane `p` = plane `p`.
 #[inline]
@@ -26,8 +26,7 @@ pub(super) fn to_quad(v: __m256i) -> Quad {
 #[inline]
 #[features(avx2)]
 pub(super) fn to_u64s(v: __m256i) -> [u64; 4] {
-    // SAFETY: both types are 32 bytes of plain integer data; every bit pattern is valid in each.
-    unsafe { transmute::<__m256i, [u64; 4]>(v) }
+    cast(v)
 }
 
 /// Four lanes from four integers, lane 0 first (a constant pool load when they are constants).
@@ -41,8 +40,7 @@ pub(super) fn from_u64s(l: [u64; 4]) -> __m256i {
 #[inline]
 #[features(avx2)]
 pub(super) fn from_bytes(b: [u8; 32]) -> __m256i {
-    // SAFETY: both types are 32 bytes of plain integer data; every bit pattern is valid in each.
-    unsafe { transmute::<[u8; 32], __m256i>(b) }
+    cast(b)
 }
 
 /// The same bitboard in all four lanes (`vpbroadcastq`, straight from memory when it is there).

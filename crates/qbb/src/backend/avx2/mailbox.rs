@@ -1,14 +1,13 @@
-//! The quad as bytes and as nibbles: the mailbox (one byte per square) and the nibble board (two
-//! squares per byte). Spreading bits into bytes is `vpshufb` + `vpcmpeqb`; gathering them back is
-//! `vpmovmskb`, which reads the sign bit of each of 32 bytes at once.
+//! The quad as bytes: the mailbox, one byte per square. Spreading bits into bytes is `vpshufb` +
+//! `vpcmpeqb`; gathering them back is `vpmovmskb`, which reads the sign bit of each of 32 bytes at
+//! once.
 
 use crate::backend::features;
 use std::arch::x86_64::*;
-use std::mem::transmute;
 
-use super::lanes::{from_bytes, load, splat8};
+use super::lanes::{cast, from_bytes, load, splat8};
 use crate::quad::Quad;
-use crate::repr::{Mailbox, NibbleBoard};
+use crate::repr::Mailbox;
 
 /// A `vpshufb` control that is the same in both 128-bit halves.
 const fn both_halves(half: [u8; 16]) -> [u8; 32] {
@@ -70,8 +69,7 @@ pub(super) fn mailbox_halves(quad: &Quad) -> [__m256i; 2] {
 #[inline]
 #[features(avx2)]
 pub(super) fn to_mailbox(quad: &Quad) -> Mailbox {
-    // SAFETY: two registers are 64 bytes; any bits are valid bytes.
-    Mailbox(unsafe { transmute::<[__m256i; 2], [u8; 64]>(mailbox_halves(quad)) })
+    Mailbox(cast(mailbox_halves(quad)))
 }
 // ANCHOR_END: to_mailbox
 
@@ -104,47 +102,3 @@ pub(super) fn from_mailbox(mailbox: &Mailbox) -> Quad {
     )
 }
 // ANCHOR_END: from_mailbox
-
-// ANCHOR: nibble_board
-/// The mailbox packed two squares per byte: `vpmaddubsw` with byte weights (1, 16) adds each odd
-/// square's code, times 16, to the even square before it; `vpackuswb` narrows the words back to
-/// bytes (within 128-bit halves) and `vpermq` puts the halves in square order.
-#[inline]
-#[features(avx2)]
-pub(super) fn to_nibble_board(quad: &Quad) -> NibbleBoard {
-    let [low, high] = mailbox_halves(quad);
-    let weights = _mm256_set1_epi16(0x1001); // bytes 1, 16
-    let packed = _mm256_packus_epi16(
-        _mm256_maddubs_epi16(low, weights),
-        _mm256_maddubs_epi16(high, weights),
-    );
-    let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
-    // SAFETY: one register is 32 bytes; any bits are valid bytes.
-    NibbleBoard(unsafe { transmute::<__m256i, [u8; 32]>(ordered) })
-}
-
-/// One plane from the nibble board: `vpmovmskb` collects bit `p` of the low nibbles (the even
-/// squares) and of the high nibbles (the odd squares), 32 squares each, and `pdep` interleaves the
-/// two halves back into square order.
-#[inline]
-#[features(avx2)]
-fn plane_of_nibbles<const EVEN_SHIFT: i32, const ODD_SHIFT: i32>(board: __m256i) -> u64 {
-    let even = _mm256_movemask_epi8(_mm256_slli_epi16::<EVEN_SHIFT>(board)) as u32;
-    let odd = _mm256_movemask_epi8(_mm256_slli_epi16::<ODD_SHIFT>(board)) as u32;
-    _pdep_u64(u64::from(even), 0x5555_5555_5555_5555)
-        | _pdep_u64(u64::from(odd), 0xAAAA_AAAA_AAAA_AAAA)
-}
-
-#[inline]
-#[features(avx2)]
-pub(super) fn from_nibble_board(board: &NibbleBoard) -> Quad {
-    // SAFETY: `NibbleBoard` is 32 bytes aligned to 32: one aligned load reads exactly it.
-    let nibbles = unsafe { _mm256_load_si256(board.0.as_ptr().cast()) };
-    Quad::new(
-        plane_of_nibbles::<7, 3>(nibbles),
-        plane_of_nibbles::<6, 2>(nibbles),
-        plane_of_nibbles::<5, 1>(nibbles),
-        plane_of_nibbles::<4, 0>(nibbles),
-    )
-}
-// ANCHOR_END: nibble_board

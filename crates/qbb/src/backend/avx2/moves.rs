@@ -1,4 +1,5 @@
-//! Make/unmake by xor and the colour flip, both on the whole quad in one register.
+//! Make/unmake by xor and the colour flip, both on the whole quad in one register: a move's
+//! aspects from `square`'s plane masks, the mirror one `vpshufb` for all four planes.
 
 use crate::backend::features;
 use std::arch::x86_64::*;

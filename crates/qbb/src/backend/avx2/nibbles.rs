@@ -1,9 +1,14 @@
-//! SWAR nibble arithmetic (the Nibble article) four 64-bit words wide: the 64 nibbles of a
-//! nibble board in one register, the article's masks keeping carries and borrows inside lanes.
+//! Nibble boards, the 64 nibbles in one register: SWAR nibble arithmetic (the Nibble article)
+//! four 64-bit words wide, the article's masks keeping carries and borrows inside lanes; and the
+//! quad <-> nibble board conversions, `vpmaddubsw` pairing the mailbox's bytes one way and
+//! `vpmovmskb` + `pdep` the other.
 
 use crate::backend::features;
 use std::arch::x86_64::*;
 
+use super::lanes::cast;
+use super::mailbox::mailbox_halves;
+use crate::quad::Quad;
 use crate::repr::NibbleBoard;
 
 // ANCHOR: nibble_arith
@@ -21,8 +26,7 @@ fn load(board: &NibbleBoard) -> __m256i {
 #[inline]
 #[features(avx2)]
 fn store(v: __m256i) -> NibbleBoard {
-    // SAFETY: both types are 32 bytes of plain integer data; every bit pattern is valid in each.
-    NibbleBoard(unsafe { std::mem::transmute::<__m256i, [u8; 32]>(v) })
+    NibbleBoard(cast(v))
 }
 
 /// `z = ((x & ~H) + (y & ~H)) ^ ((x ^ y) & H)`: add the low three bits of each nibble, which
@@ -62,5 +66,45 @@ pub(super) fn nibble_avg(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
 }
 // ANCHOR_END: nibble_arith
 
-// Transitional, until the layout moves them here.
-pub(super) use super::mailbox::{from_nibble_board, to_nibble_board};
+// ANCHOR: nibble_board
+/// The mailbox packed two squares per byte: `vpmaddubsw` with byte weights (1, 16) adds each odd
+/// square's code, times 16, to the even square before it; `vpackuswb` narrows the words back to
+/// bytes (within 128-bit halves) and `vpermq` puts the halves in square order.
+#[inline]
+#[features(avx2)]
+pub(super) fn to_nibble_board(quad: &Quad) -> NibbleBoard {
+    let [low, high] = mailbox_halves(quad);
+    let weights = _mm256_set1_epi16(0x1001); // bytes 1, 16
+    let packed = _mm256_packus_epi16(
+        _mm256_maddubs_epi16(low, weights),
+        _mm256_maddubs_epi16(high, weights),
+    );
+    let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+    NibbleBoard(cast(ordered))
+}
+
+/// One plane from the nibble board: `vpmovmskb` collects bit `p` of the low nibbles (the even
+/// squares) and of the high nibbles (the odd squares), 32 squares each, and `pdep` interleaves the
+/// two halves back into square order.
+#[inline]
+#[features(avx2)]
+fn plane_of_nibbles<const EVEN_SHIFT: i32, const ODD_SHIFT: i32>(board: __m256i) -> u64 {
+    let even = _mm256_movemask_epi8(_mm256_slli_epi16::<EVEN_SHIFT>(board)) as u32;
+    let odd = _mm256_movemask_epi8(_mm256_slli_epi16::<ODD_SHIFT>(board)) as u32;
+    _pdep_u64(u64::from(even), 0x5555_5555_5555_5555)
+        | _pdep_u64(u64::from(odd), 0xAAAA_AAAA_AAAA_AAAA)
+}
+
+#[inline]
+#[features(avx2)]
+pub(super) fn from_nibble_board(board: &NibbleBoard) -> Quad {
+    // SAFETY: `NibbleBoard` is 32 bytes aligned to 32: one aligned load reads exactly it.
+    let nibbles = unsafe { _mm256_load_si256(board.0.as_ptr().cast()) };
+    Quad::new(
+        plane_of_nibbles::<7, 3>(nibbles),
+        plane_of_nibbles::<6, 2>(nibbles),
+        plane_of_nibbles::<5, 1>(nibbles),
+        plane_of_nibbles::<4, 0>(nibbles),
+    )
+}
+// ANCHOR_END: nibble_board

@@ -1,4 +1,5 @@
-//! One square of the quad: read its vertical nibble, write it.
+//! One square of the quad, all four planes in one register: the vertical nibble read with
+//! `vpsllq` + `vpmovmskb` + one multiply, and written through BMI2's `pdep` + `vpmovsxbq`.
 
 use crate::backend::features;
 use std::arch::x86_64::*;

@@ -4,8 +4,8 @@
 use crate::backend::features;
 use core::arch::x86_64::*;
 
-use super::transpose::mailbox_codes;
-use super::vector::{bytes, load_quad_512, qwords, xor_lanes};
+use super::lanes::{bytes, load_quad_512, qwords, xor_lanes};
+use super::mailbox::mailbox_codes;
 use crate::hash::{MANINO_A, MANINO_B, MANINO_C, ZOBRIST};
 use crate::quad::Quad;
 

@@ -1,20 +1,27 @@
 //! The avx512 backend: AVX-512 F/BW/VL with VBMI/VBMI2, GFNI, VPOPCNTDQ and BITALG.
 //!
-//! What the wider instruction set changes, routine by routine:
+//! What the wider instruction set changes, module by module:
 //!
-//! - **eight directions at once** (`rays`): a 512-bit register holds one bitboard per compass
-//!   direction; `vprolvq` rotates each lane by its own direction's step and `vpternlogq` does the
-//!   Kogge-Stone `fill |= pro & shifted` in one instruction;
-//! - **GFNI bit-matrix transposes** (`transpose`): `gf2p8affineqb` multiplies bytes by an 8x8 bit
-//!   matrix; feeding it the bytes `1, 2, 4, .. 128` transposes the matrix, which turns four planes
-//!   into eight mailbox bytes (and back) in one instruction, with `vpermb` arranging the bytes;
-//! - **any three-input boolean function in one instruction** (`sets`): `vpermt2q` picks each
-//!   lane's operands from the planes and their complements, one `vpternlogq` combines them, so
-//!   the 16 hex sets or the 12 classical bitboards come out eight at a time;
-//! - **mask registers** (`squares`): `vptestmq` turns the four plane bits of a square into the
-//!   nibble, and a piece code is itself the write mask that puts a square into the right planes;
+//! - **mask registers** (`square`, `moves`): `vptestmq` turns the four plane bits of a square into
+//!   the nibble, and a piece code is itself the write mask that puts a square into the right
+//!   planes; `vpternlogq` xors three aspects of a move at once;
+//! - **any three-input boolean function in one instruction** (`sets`, `boards`): `vpermt2q` picks
+//!   each lane's operands from the planes and their complements, one `vpternlogq` combines them,
+//!   so the 16 hex sets or the 12 classical bitboards come out eight at a time;
+//! - **GFNI bit-matrix transposes** (`mailbox`, `nibbles`): `gf2p8affineqb` multiplies bytes by an
+//!   8x8 bit matrix; feeding it the bytes `1, 2, 4, .. 128` transposes the matrix, which turns
+//!   four planes into eight mailbox bytes (and back) in one instruction, with `vpermb` arranging
+//!   the bytes; `vpternlogq` also merges the masking steps of the SWAR nibble arithmetic;
+//! - **eight directions at once** (`fills`, `attacks`): a 512-bit register holds one bitboard per
+//!   compass direction; `vprolvq` rotates each lane by its own direction's step and `vpternlogq`
+//!   does the Kogge-Stone `fill |= pro & shifted` in one instruction;
 //! - **`vpopcntq`, `vpcompressb` and gathers** (`counting`, `hash`): eight popcounts in one
 //!   instruction, and Zobrist keys fetched only for the occupied squares.
+//!
+//! Helpers: `lanes` moves quads and tables in and out of registers and holds the `vpternlogq`
+//! truth-table columns and the lane reductions. A helper shared by two routine files lives with
+//! the idea it belongs to: `mailbox`'s transposes serve `nibbles` and `hash`, `sets`' minterm
+//! operands serve `boards`, and `fills`' rotations and propagators serve `attacks`.
 //!
 //! Every kernel is a `#[target_feature]` function of a submodule; the trait methods below only
 //! call them, under the proof that the token gives.
@@ -23,13 +30,17 @@ use crate::backend::{Backend, BackendKind, forward_to_feature_fns};
 use crate::routine::Routine;
 use crate::routine::types::*;
 
+mod attacks;
+mod boards;
 mod counting;
+mod fills;
 mod hash;
-mod rays;
+mod lanes;
+mod mailbox;
+mod moves;
+mod nibbles;
 mod sets;
-mod squares;
-mod transpose;
-mod vector;
+mod square;
 
 /// The avx512 backend token: a value exists only where the CPU has its instructions.
 #[derive(Copy, Clone, Debug)]
@@ -48,28 +59,4 @@ unsafe impl Backend for Avx512 {
     crate::backend::feature_region!(Avx512, avx512);
 
     crate::for_each_routine!(forward_to_feature_fns);
-}
-
-// Transitional: the catalogue's modules that the layout does not have yet.
-mod square {
-    pub(super) use super::squares::{piece_at, set_piece};
-}
-mod moves {
-    pub(super) use super::squares::{flip, move_delta};
-}
-mod mailbox {
-    pub(super) use super::transpose::{from_mailbox, to_mailbox};
-}
-mod fills {
-    pub(super) use super::rays::occluded_fills;
-}
-mod attacks {
-    pub(super) use super::rays::{checks_and_pins, knight_attacks, slider_attacks};
-}
-mod nibbles {
-    pub(super) use super::counting::{nibble_add, nibble_avg, nibble_sub};
-    pub(super) use super::transpose::{from_nibble_board, to_nibble_board};
-}
-mod boards {
-    pub(super) use super::sets::{from_classical, from_dense, to_classical, to_dense};
 }

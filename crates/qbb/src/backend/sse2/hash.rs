@@ -1,6 +1,8 @@
-//! Hashing a quad from scratch: Manino's multiplies with `pmuludq`.
+//! Hashing a quad from scratch: Manino's multiplies two planes at a time with `pmuludq`; Zobrist
+//! comes from the swar backend (no gather before AVX2).
 
 use crate::backend::features;
+use crate::backend::{Backend, Swar};
 use std::arch::x86_64::*;
 
 use super::lanes::{cast, load, pair};
@@ -39,9 +41,8 @@ pub(super) fn hash_manino(quad: &Quad, state: u64) -> u64 {
 }
 // ANCHOR_END: hash
 
-/// Transitional, until the layout gives inherited routines their place: swar's Zobrist.
-#[crate::backend::features(sse2)]
+/// Inherited from swar (`Sse2::INHERITED`: 64 table loads and no gather before AVX2).
+#[features(sse2)]
 pub(super) fn hash_zobrist(quad: &Quad) -> u64 {
-    use crate::backend::{Backend, Swar};
     Swar::TOKEN.hash_zobrist(quad)
 }

@@ -1,11 +1,12 @@
-//! Quad <-> mailbox (the article's `quadBB2Board`, and `pmovmskb` back) and quad <-> nibble board.
+//! Quad <-> mailbox, sixteen squares per register: the article's `quadBB2Board` (masks, shifts and
+//! byte interleaving), and `pmovmskb` gathering a plane's bits back. The nibble board reuses both.
 
 use crate::backend::features;
 use std::arch::x86_64::*;
 
 use super::lanes::{cast, load, pair};
 use crate::quad::Quad;
-use crate::repr::{Mailbox, NibbleBoard};
+use crate::repr::Mailbox;
 
 // ANCHOR: to_mailbox
 /// The article's `quadBB2Board`, returning the four registers of the board (ranks 1-2, 3-4, 5-6,
@@ -100,35 +101,3 @@ pub(super) fn from_mailbox(mailbox: &Mailbox) -> Quad {
     board_to_quad(&cast(mailbox.0))
 }
 // ANCHOR_END: from_mailbox
-
-// ANCHOR: nibble_board
-/// The board's bytes merged in pairs: `pmaddubsw` (SSSE3) multiplies the bytes by `[1, 16]` and
-/// adds each pair, `low + 16 * high`, which is the nibble pair itself (at most 255), and
-/// `packuswb` packs the 16-bit results back into bytes.
-#[inline]
-#[features(sse2)]
-pub(super) fn to_nibble_board(quad: &Quad) -> NibbleBoard {
-    let board = quad_to_board(quad);
-    let weights = _mm_set1_epi16(0x1001); // bytes [1, 16]
-    let pairs = board.map(|x| _mm_maddubs_epi16(x, weights));
-    NibbleBoard(cast([
-        _mm_packus_epi16(pairs[0], pairs[1]),
-        _mm_packus_epi16(pairs[2], pairs[3]),
-    ]))
-}
-
-/// Low nibbles as they are (their high nibble is never read), high nibbles shifted down within
-/// 16-bit lanes, and the two interleaved into one byte per square (`punpcklbw`/`punpckhbw`).
-#[inline]
-#[features(sse2)]
-pub(super) fn from_nibble_board(board: &NibbleBoard) -> Quad {
-    let [lo, hi]: [__m128i; 2] = cast(board.0);
-    let (lo_high, hi_high) = (_mm_srli_epi16::<4>(lo), _mm_srli_epi16::<4>(hi));
-    board_to_quad(&[
-        _mm_unpacklo_epi8(lo, lo_high),
-        _mm_unpackhi_epi8(lo, lo_high),
-        _mm_unpacklo_epi8(hi, hi_high),
-        _mm_unpackhi_epi8(hi, hi_high),
-    ])
-}
-// ANCHOR_END: nibble_board

@@ -4,16 +4,23 @@
 //! What the instruction set brings, module by module:
 //!
 //! - `square`: the vertical nibble of one square by `psllq` + `shufps` + `movmskps`; writing a
-//!   nibble, and the make/unmake delta, by shifting a code's one-square quad onto the square;
-//!   the colour flip with `pshufb`;
-//! - `sets`: the disjoint piece sets two per instruction, the article's `quad2hexBB`, and the
-//!   classical and dense boards from the six piece types made two per instruction;
-//! - `mailbox`: the article's `quadBB2Board`, `pmovmskb` back, and the nibble board by
-//!   `pmaddubsw` pairing;
-//! - `fills`: Kogge-Stone on two planes at once, for the quad's fills and Isenberg's checks and
-//!   pins;
-//! - `popcount`, `nibbles`, `hash`: `popCountWeight8` with `pshufb` byte counts, the
-//!   Nibble article's SWAR formulas 128 bits wide, `pmuludq` for Manino's hash.
+//!   nibble by shifting a code's one-square quad onto the square;
+//! - `sets`: the disjoint piece sets two per instruction, and the article's `quad2hexBB`;
+//! - `mailbox`: the article's `quadBB2Board`, and `pmovmskb` back;
+//! - `moves`: the make/unmake delta from the same shifted unit quads, and the colour flip with
+//!   `pshufb`;
+//! - `fills`: Kogge-Stone on two planes at once, for the quad's fills;
+//! - `attacks`: Isenberg's checks and pins, both kings in one register, on the fills' Kogge-Stone;
+//! - `counting`: `popCountWeight8` with `pshufb` byte counts;
+//! - `nibbles`: the Nibble article's SWAR formulas 128 bits wide, and the nibble board by
+//!   `pmaddubsw` pairing of the mailbox's registers;
+//! - `boards`: the classical and dense boards from the six piece types made two per instruction;
+//! - `hash`: `pmuludq` for Manino's hash.
+//!
+//! Helpers: `lanes` moves a quad in and out of two registers. A helper shared by two routine
+//! files lives with the idea it belongs to: `square`'s unit quads serve `moves`, `sets`' lane
+//! pick serves `boards`, `mailbox`'s board registers serve `nibbles`, and `fills`' Kogge-Stone
+//! serves `attacks`.
 //!
 //! Three routines come from the swar backend, each with its reason in [`Sse2::INHERITED`]: a
 //! single bitboard (slider and knight attacks) does not fill two lanes, and Zobrist hashing is
@@ -27,12 +34,15 @@ use crate::backend::{Backend, BackendKind, forward_to_feature_fns};
 use crate::routine::Routine;
 use crate::routine::types::*;
 
+mod attacks;
+mod boards;
+mod counting;
 mod fills;
 mod hash;
 mod lanes;
 mod mailbox;
+mod moves;
 mod nibbles;
-mod popcount;
 mod sets;
 mod square;
 
@@ -71,29 +81,4 @@ unsafe impl Backend for Sse2 {
     crate::backend::feature_region!(Sse2, sse2);
 
     crate::for_each_routine!(forward_to_feature_fns);
-}
-
-// Transitional: the catalogue's modules that the layout does not have yet.
-mod moves {
-    pub(super) use super::square::{flip, move_delta};
-}
-mod attacks {
-    pub(super) use super::fills::checks_and_pins;
-    use crate::backend::{Backend, Swar};
-
-    #[crate::backend::features(sse2)]
-    pub(super) fn slider_attacks(orth: u64, diag: u64, empty: u64) -> u64 {
-        Swar::TOKEN.slider_attacks(orth, diag, empty)
-    }
-
-    #[crate::backend::features(sse2)]
-    pub(super) fn knight_attacks(knights: u64) -> u64 {
-        Swar::TOKEN.knight_attacks(knights)
-    }
-}
-mod counting {
-    pub(super) use super::popcount::weighted_popcount;
-}
-mod boards {
-    pub(super) use super::sets::{from_classical, from_dense, to_classical, to_dense};
 }

@@ -6,6 +6,8 @@ use core::arch::x86_64::*;
 
 use crate::quad::Quad;
 
+pub(super) use crate::backend::plain::cast;
+
 /// The truth-table columns of `vpternlogq`'s three operands: the immediate of any boolean function
 /// of `a, b, c` is that function applied to these bytes, e.g. `A & (B | C)`.
 pub(super) const A: i32 = 0xF0;

@@ -1,4 +1,5 @@
-//! The article's `popCountWeight8`: eight population counts and their weighted sum.
+//! Counting: the article's `popCountWeight8`, eight population counts by SSSE3 `pshufb` nibble
+//! lookups and their weighted sum by `psadbw` and `pmaddwd`.
 
 use crate::backend::features;
 use std::arch::x86_64::*;

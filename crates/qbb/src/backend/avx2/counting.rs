@@ -1,5 +1,5 @@
-//! Weighted population count: the SSE2 article's `popCountWeight8` with Wojciech Mula's `vpshufb`
-//! nibble lookup, which the article recommends for wider registers.
+//! Counting: the SSE2 article's `popCountWeight8` with Wojciech Mula's `vpshufb` nibble lookup,
+//! which the article recommends for wider registers, four sets per register.
 
 use crate::backend::features;
 use std::arch::x86_64::*;
