@@ -50,6 +50,12 @@ pub(super) fn hash_manino(quad: &Quad, state: u64) -> u64 {
     state.wrapping_mul(MANINO_C) ^ xor_lanes(products)
 }
 
+/// The number of keys of `ZOBRIST`, a power of two: 16 codes times 64 squares.
+const ZOBRIST_KEYS: i64 = {
+    assert!(size_of_val(&ZOBRIST) == 16 * 64 * 8);
+    16 * 64
+};
+
 /// Byte `s` = `s`.
 const SQUARE_NUMBERS: [u8; 64] = {
     let mut out = [0; 64];
@@ -79,8 +85,11 @@ pub(super) fn hash_zobrist(quad: &Quad) -> u64 {
             _mm512_slli_epi64::<6>(_mm512_cvtepu8_epi64(_mm512_castsi512_si128(codes))),
             _mm512_cvtepu8_epi64(_mm512_castsi512_si128(squares)),
         );
-        // SAFETY: every index is `code * 64 + square` with a code below 16 (a mailbox byte is a
-        // nibble) and a square below 64: inside the 16 * 64 keys of `ZOBRIST`.
+        // The codes are nibbles and the squares below 64, so this changes nothing; it makes the
+        // gather's bound hold here, whatever the bytes: `(code & 15) * 64 + square`.
+        let index = _mm512_and_si512(index, _mm512_set1_epi64(ZOBRIST_KEYS - 1));
+        // SAFETY: every index is below `ZOBRIST_KEYS` (masked above), the 16 * 64 keys of
+        // `ZOBRIST`.
         let gathered = unsafe { _mm512_i64gather_epi64::<8>(index, ZOBRIST.as_ptr().cast()) };
         keys = _mm512_xor_si512(keys, gathered);
         // The next eight codes and squares down to the bottom.
