@@ -451,7 +451,6 @@ pub(crate) use forward_to_feature_fns;
 
 /// The trait methods of a backend without target features (scalar, swar, portable): each method
 /// calls the safe function `module::name(args)`.
-#[allow(unused_macros)]
 macro_rules! forward_to_fns {
     ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
            $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
@@ -463,7 +462,6 @@ macro_rules! forward_to_fns {
         )*
     };
 }
-#[allow(unused_imports)] // until scalar, swar and portable use it
 pub(crate) use forward_to_fns;
 
 // ANCHOR: with_backend

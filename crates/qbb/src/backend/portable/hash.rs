@@ -2,7 +2,7 @@
 
 use std::simd::prelude::*;
 
-use super::lanes;
+use super::lanes::lanes;
 use super::mailbox::mailbox_lanes;
 use crate::hash::{MANINO_A, MANINO_B, MANINO_C, ZOBRIST};
 use crate::quad::Quad;
@@ -11,7 +11,7 @@ use crate::quad::Quad;
 /// Manino's hash: the low and high halves of the four planes multiplied by their constants in
 /// four lanes, and the eight products folded by xor.
 #[inline]
-pub fn hash_manino(q: &Quad, state: u64) -> u64 {
+pub(super) fn hash_manino(q: &Quad, state: u64) -> u64 {
     const A: u64x4 = u64x4::from_array(MANINO_A);
     const B: u64x4 = u64x4::from_array(MANINO_B);
     let planes = lanes(q);
@@ -27,7 +27,7 @@ pub fn hash_manino(q: &Quad, state: u64) -> u64 {
 /// when tuning for a CPU it knows to gather fast (`-C target-cpu=skylake`), otherwise (generic
 /// x86-64, Zen 3) it loads the keys lane by lane.
 #[inline]
-pub fn hash_zobrist(q: &Quad) -> u64 {
+pub(super) fn hash_zobrist(q: &Quad) -> u64 {
     const SQUARES: Simd<usize, 64> = {
         let mut lanes = [0; 64];
         let mut s = 0;

@@ -9,7 +9,7 @@ use crate::repr::Mailbox;
 /// `quadBB2Board`: each plane, read as a mask of 64 byte lanes, selects its bit value into the
 /// bytes of its squares.
 #[inline]
-pub fn to_mailbox(q: &Quad) -> Mailbox {
+pub(super) fn to_mailbox(q: &Quad) -> Mailbox {
     Mailbox(mailbox_lanes(q).to_array())
 }
 
@@ -28,7 +28,7 @@ pub(super) fn mailbox_lanes(q: &Quad) -> u8x64 {
 /// The inverse: shift bit `p` of every byte into its sign, and the 64 signs are plane `p` (two
 /// `pmovmskb` per plane with AVX2, one `vpmovb2m` with AVX-512).
 #[inline]
-pub fn from_mailbox(mailbox: &Mailbox) -> Quad {
+pub(super) fn from_mailbox(mailbox: &Mailbox) -> Quad {
     quad_from_mailbox_lanes(u8x64::from_array(mailbox.0))
 }
 

@@ -21,25 +21,30 @@
 //! Only what inlines into that function is compiled for the width: the routines are `#[inline]`
 //! for that reason, and a function the job calls without inlining it (a recursive search, say) is
 //! compiled for the baseline, like any function without target features.
+//!
+//! # Files
+//!
+//! One file per group of the catalogue (`square`, `sets`, `mailbox`, `moves`, `fills`,
+//! `attacks`, `counting`, `nibbles`, `boards`, `hash`), each routine a function of the routine's
+//! name; the trait methods below are generated from the routine table and call them. `lanes`
+//! moves a quad into a vector's lanes and back.
 
-mod board;
-mod count;
+mod attacks;
+mod boards;
+mod counting;
 mod fills;
 mod hash;
+mod lanes;
 mod mailbox;
+mod moves;
 mod nibbles;
 mod sets;
+mod square;
 
 use crate::backend::features;
-use std::simd::prelude::*;
-
-use crate::aspects::MoveAspects;
-use crate::backend::{Backend, BackendKind};
-use crate::king_safety::{KingSafety, SliderPosition};
-use crate::quad::Quad;
-use crate::repr::{ClassicalBoard, DenseBoard, HexSets, Mailbox, NibbleBoard, PieceSets};
+use crate::backend::{Backend, BackendKind, forward_to_fns};
 use crate::routine::Routine;
-use crate::square::Square;
+use crate::routine::types::*;
 
 /// The instructions a job of the portable backend is compiled for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -92,19 +97,6 @@ impl Portable {
     }
 }
 
-/// The quad's four planes as the four lanes of one vector.
-#[inline(always)]
-fn lanes(q: &Quad) -> u64x4 {
-    u64x4::from_array(q.bb)
-}
-
-#[inline(always)]
-fn quad(planes: u64x4) -> Quad {
-    Quad {
-        bb: planes.to_array(),
-    }
-}
-
 // SAFETY: the routines use `std::simd` only, which compiles to the baseline everywhere; wider
 // instructions run only inside `with_features`, for a `width` that `new` detected (or the
 // baseline), and `Portable` has no other constructor.
@@ -146,125 +138,7 @@ unsafe impl Backend for Portable {
         }
     }
 
-    #[inline]
-    fn piece_at(self, quad: &Quad, sq: Square) -> u8 {
-        board::piece_at(quad, sq)
-    }
-
-    #[inline]
-    fn set_piece(self, quad: &mut Quad, sq: Square, code: u8) {
-        board::set_piece(quad, sq, code)
-    }
-
-    #[inline]
-    fn piece_sets(self, quad: &Quad) -> PieceSets {
-        sets::piece_sets(quad)
-    }
-
-    #[inline]
-    fn hex_sets(self, quad: &Quad) -> HexSets {
-        sets::hex_sets(quad)
-    }
-
-    #[inline]
-    fn to_mailbox(self, quad: &Quad) -> Mailbox {
-        mailbox::to_mailbox(quad)
-    }
-
-    #[inline]
-    fn from_mailbox(self, mailbox: &Mailbox) -> Quad {
-        mailbox::from_mailbox(mailbox)
-    }
-
-    #[inline]
-    fn move_delta(self, aspects: &MoveAspects) -> Quad {
-        board::move_delta(aspects)
-    }
-
-    #[inline]
-    fn flip(self, quad: &Quad) -> Quad {
-        board::flip(quad)
-    }
-
-    #[inline]
-    fn occluded_fills(self, generators: &Quad, empty: u64) -> [Quad; 8] {
-        fills::occluded_fills(generators, empty)
-    }
-
-    #[inline]
-    fn slider_attacks(self, orth: u64, diag: u64, empty: u64) -> u64 {
-        fills::slider_attacks(orth, diag, empty)
-    }
-
-    #[inline]
-    fn knight_attacks(self, knights: u64) -> u64 {
-        fills::knight_attacks(knights)
-    }
-
-    #[inline]
-    fn checks_and_pins(self, position: &SliderPosition) -> [KingSafety; 2] {
-        fills::checks_and_pins(position)
-    }
-
-    #[inline]
-    fn weighted_popcount(self, sets: &[u64; 8], weights: &[i16; 8]) -> i32 {
-        count::weighted_popcount(sets, weights)
-    }
-
-    #[inline]
-    fn nibble_add(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
-        nibbles::nibble_add(a, b)
-    }
-
-    #[inline]
-    fn nibble_sub(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
-        nibbles::nibble_sub(a, b)
-    }
-
-    #[inline]
-    fn nibble_avg(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
-        nibbles::nibble_avg(a, b)
-    }
-
-    #[inline]
-    fn to_nibble_board(self, quad: &Quad) -> NibbleBoard {
-        nibbles::to_nibble_board(quad)
-    }
-
-    #[inline]
-    fn from_nibble_board(self, board: &NibbleBoard) -> Quad {
-        nibbles::from_nibble_board(board)
-    }
-
-    #[inline]
-    fn to_classical(self, quad: &Quad) -> ClassicalBoard {
-        sets::to_classical(quad)
-    }
-
-    #[inline]
-    fn from_classical(self, board: &ClassicalBoard) -> Quad {
-        sets::from_classical(board)
-    }
-
-    #[inline]
-    fn to_dense(self, quad: &Quad) -> DenseBoard {
-        sets::to_dense(quad)
-    }
-
-    #[inline]
-    fn from_dense(self, board: &DenseBoard) -> Quad {
-        sets::from_dense(board)
-    }
-
-    #[inline]
-    fn hash_manino(self, quad: &Quad, state: u64) -> u64 {
-        hash::hash_manino(quad, state)
-    }
-
-    #[inline]
-    fn hash_zobrist(self, quad: &Quad) -> u64 {
-        hash::hash_zobrist(quad)
-    }
+    crate::for_each_routine!(forward_to_fns);
 }
 
 #[cfg(test)]

@@ -23,21 +23,21 @@ fn bytes(board: &NibbleBoard) -> u8x32 {
 /// Add the low three bits of each nibble (no carry can leave them), then put the high bits back
 /// by xor (their carry is dropped: addition mod 16).
 #[inline]
-pub fn nibble_add(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
+pub(super) fn nibble_add(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
     let (a, b) = (bytes(a), bytes(b));
     NibbleBoard((((a & L) + (b & L)) ^ ((a ^ b) & H)).to_array())
 }
 
 /// Set the high bits of `a` so that no borrow leaves a nibble, subtract, then fix the high bits.
 #[inline]
-pub fn nibble_sub(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
+pub(super) fn nibble_sub(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
     let (a, b) = (bytes(a), bytes(b));
     NibbleBoard((((a | H) - (b & L)) ^ ((a ^ !b) & H)).to_array())
 }
 
 /// `(a + b) / 2 = (a & b) + (a ^ b) / 2`; the halving must not move a bit into the nibble below.
 #[inline]
-pub fn nibble_avg(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
+pub(super) fn nibble_avg(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
     let (a, b) = (bytes(a), bytes(b));
     NibbleBoard(((a & b) + (((a ^ b) >> 1) & L)).to_array())
 }
@@ -47,7 +47,7 @@ pub fn nibble_avg(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
 /// The mailbox, then two bytes into one: read as 16-bit lanes, `w | w >> 4` puts square `2k + 1`
 /// beside square `2k` in the low byte, and the truncating cast keeps that byte.
 #[inline]
-pub fn to_nibble_board(q: &Quad) -> NibbleBoard {
+pub(super) fn to_nibble_board(q: &Quad) -> NibbleBoard {
     let pairs = u16x32::from_le_bytes(mailbox_lanes(q));
     NibbleBoard((pairs | pairs >> 4).cast::<u8>().to_array())
 }
@@ -55,7 +55,7 @@ pub fn to_nibble_board(q: &Quad) -> NibbleBoard {
 /// The inverse: widen each byte to 16 bits and copy its high nibble into the next byte; the
 /// mailbox reader only looks at the low nibble of each byte.
 #[inline]
-pub fn from_nibble_board(board: &NibbleBoard) -> Quad {
+pub(super) fn from_nibble_board(board: &NibbleBoard) -> Quad {
     let pairs = bytes(board).cast::<u16>();
     quad_from_mailbox_lanes((pairs | pairs << 4).to_le_bytes())
 }

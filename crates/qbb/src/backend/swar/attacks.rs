@@ -1,81 +1,9 @@
-//! Attacks: Kogge-Stone fills written for the quad, east rays by subtraction, knight attacks in two
-//! stages, and Isenberg's checks and pins as quad fills.
+//! Attacks: east rays by subtraction and the others by the fills of [`fills`](super::fills), knight
+//! attacks in two stages, and Isenberg's checks and pins as quad fills.
 
+use super::fills::along;
 use crate::direction::{Direction, NOT_A};
 use crate::king_safety::{KingSafety, SliderPosition};
-
-// ANCHOR: occluded_fills
-/// `bb` moved by `STEP` squares towards higher squares (north and east positive): a constant
-/// shift, so no shift count is computed at run time.
-#[inline(always)]
-const fn shift<const STEP: i32>(bb: u64) -> u64 {
-    if STEP > 0 {
-        bb.wrapping_shl(STEP as u32)
-    } else {
-        bb.wrapping_shr(STEP.unsigned_abs())
-    }
-}
-
-/// The article's `nortOccl` for any direction: the generator sets (four for a quad) share one
-/// propagator, so its own two doubling steps (`pro &= pro << 8`, `<< 16`) are paid once per
-/// direction, not once per set. With `RAY`, the fill goes one step further, onto the blocker.
-#[inline(always)]
-fn kogge_stone<const S: i32, const S2: i32, const S4: i32, const RAY: bool, const N: usize>(
-    mut fills: [u64; N],
-    empty: u64,
-    wrap: u64,
-) -> [u64; N] {
-    let mut pro = empty & wrap;
-    for g in &mut fills {
-        *g |= pro & shift::<S>(*g);
-    }
-    pro &= shift::<S>(pro);
-    for g in &mut fills {
-        *g |= pro & shift::<S2>(*g);
-    }
-    pro &= shift::<S2>(pro);
-    for g in &mut fills {
-        *g |= pro & shift::<S4>(*g);
-        if RAY {
-            *g = shift::<S>(*g) & wrap;
-        }
-    }
-    fills
-}
-
-/// The fills (or with `RAY` the ray attacks) of `N` sets in direction `dir`, each direction
-/// with its shifts as constants; the match folds away when `dir` is a constant.
-#[inline(always)]
-fn along<const RAY: bool, const N: usize>(sets: [u64; N], empty: u64, dir: Direction) -> [u64; N] {
-    let wrap = dir.wrap_mask();
-    match dir {
-        Direction::North => kogge_stone::<8, 16, 32, RAY, N>(sets, empty, wrap),
-        Direction::NorthEast => kogge_stone::<9, 18, 36, RAY, N>(sets, empty, wrap),
-        Direction::East => kogge_stone::<1, 2, 4, RAY, N>(sets, empty, wrap),
-        Direction::SouthEast => kogge_stone::<-7, -14, -28, RAY, N>(sets, empty, wrap),
-        Direction::South => kogge_stone::<-8, -16, -32, RAY, N>(sets, empty, wrap),
-        Direction::SouthWest => kogge_stone::<-9, -18, -36, RAY, N>(sets, empty, wrap),
-        Direction::West => kogge_stone::<-1, -2, -4, RAY, N>(sets, empty, wrap),
-        Direction::NorthWest => kogge_stone::<7, 14, 28, RAY, N>(sets, empty, wrap),
-    }
-}
-
-/// The eight directions written out, so that each is compiled with its own constant shifts.
-#[inline]
-pub fn occluded_fills(generators: &[u64; 4], empty: u64) -> [[u64; 4]; 8] {
-    let fill = |dir| along::<false, 4>(*generators, empty, dir);
-    [
-        fill(Direction::North),
-        fill(Direction::NorthEast),
-        fill(Direction::East),
-        fill(Direction::SouthEast),
-        fill(Direction::South),
-        fill(Direction::SouthWest),
-        fill(Direction::West),
-        fill(Direction::NorthWest),
-    ]
-}
-// ANCHOR_END: occluded_fills
 
 // ANCHOR: slider_attacks
 /// East rays of all `sliders` at once by subtraction, rank by rank: in `occ - 2 * sliders` the
@@ -95,7 +23,7 @@ fn east_attacks(sliders: u64, empty: u64) -> u64 {
 /// Seven Kogge-Stone rays and one subtraction. Only east gains from subtracting: west would need
 /// the bits of every rank reversed first, and north-south lines are not contiguous bits.
 #[inline]
-pub fn slider_attacks(orth: u64, diag: u64, empty: u64) -> u64 {
+pub(super) fn slider_attacks(orth: u64, diag: u64, empty: u64) -> u64 {
     let ks = |set: u64, dir: Direction| along::<true, 1>([set], empty, dir)[0];
     east_attacks(orth, empty)
         | ks(orth, Direction::North)
@@ -113,7 +41,7 @@ pub fn slider_attacks(orth: u64, diag: u64, empty: u64) -> u64 {
 /// masked shifts), then those rows moved two and one ranks up and down (four plain shifts, which
 /// cannot wrap): 17 operations where the eight jumps one by one take 23.
 #[inline]
-pub fn knight_attacks(knights: u64) -> u64 {
+pub(super) fn knight_attacks(knights: u64) -> u64 {
     let one = ((knights >> 1) & 0x7F7F_7F7F_7F7F_7F7F) | ((knights << 1) & 0xFEFE_FEFE_FEFE_FEFE);
     let two = ((knights >> 2) & 0x3F3F_3F3F_3F3F_3F3F) | ((knights << 2) & 0xFCFC_FCFC_FCFC_FCFC);
     (one << 16) | (one >> 16) | (two << 8) | (two >> 8)
@@ -125,7 +53,7 @@ pub fn knight_attacks(knights: u64) -> u64 {
 /// along the line are filled together, once in each direction of the line (8 quad fills in all).
 /// The king's ray one way met by the enemy sliders' ray the other way is the in-between set.
 #[inline]
-pub fn checks_and_pins(p: &SliderPosition) -> [KingSafety; 2] {
+pub(super) fn checks_and_pins(p: &SliderPosition) -> [KingSafety; 2] {
     let empty = !p.occupied();
     let mut out = [KingSafety::default(); 2];
     // written out, not looped: each line then has its shifts as constants

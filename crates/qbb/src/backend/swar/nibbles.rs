@@ -1,64 +1,69 @@
-//! One square's nibble: read it, write it, and the make/unmake delta built from such nibbles.
+//! The Nibble article's array of nibbles: arithmetic on sixteen 4-bit lanes per 64-bit word, and
+//! the nibble board from and to the quad by the bit transposes of [`transpose`].
 
-use crate::aspects::{MoveAspects, Special};
-use crate::square::Square;
+use super::transpose;
+use crate::quad::Quad;
+use crate::repr::NibbleBoard;
 
-// ANCHOR: piece_at
-/// Each plane keeps only the square's bit and is rotated by its plane number, so the four bits
-/// sit side by side at `s .. s + 3` (mod 64); one rotation back by `s` brings the whole nibble down.
-/// Two variable shifts instead of four.
-#[inline]
-pub fn piece_at(planes: &[u64; 4], sq: Square) -> u8 {
-    let bit = sq.bit();
-    let side_by_side = (planes[0] & bit)
-        | (planes[1] & bit).rotate_left(1)
-        | (planes[2] & bit).rotate_left(2)
-        | (planes[3] & bit).rotate_left(3);
-    (side_by_side.rotate_right(sq.index() as u32) & 15) as u8
-}
-// ANCHOR_END: piece_at
+// ANCHOR: nibble_arith
+/// The top bit of every nibble (the Nibble article's `H`) and the bottom bit (`L`).
+const H: u64 = 0x8888_8888_8888_8888;
+const L: u64 = 0x1111_1111_1111_1111;
 
-// ANCHOR: set_piece
-/// The same picture backwards: the code rotated to the square once puts its bit `p` at `s + p`,
-/// and a constant rotation by `p` per plane brings that bit onto the square.
-#[inline]
-pub fn set_piece(planes: &mut [u64; 4], sq: Square, code: u8) {
-    let bit = sq.bit();
-    let placed = u64::from(code & 15).rotate_left(sq.index() as u32);
-    for (p, plane) in planes.iter_mut().enumerate() {
-        *plane = (*plane & !bit) | (placed.rotate_right(p as u32) & bit);
-    }
-}
-// ANCHOR_END: set_piece
-
-// ANCHOR: move_delta
-/// One aspect of a move: its code rotated onto the square, and each plane's bit brought onto
-/// the square by a constant rotation, as in [`set_piece`].
+/// Adds the low three bits of the lanes, where a carry stops at the lane's top bit, then sets the
+/// top bit by xor (addition mod 2), so no carry crosses into the next lane.
 #[inline(always)]
-fn aspect(delta: &mut [u64; 4], sq: Square, code: u8) {
-    let placed = u64::from(code & 15).rotate_left(sq.index() as u32);
-    for (p, plane) in delta.iter_mut().enumerate() {
-        *plane ^= placed.rotate_right(p as u32) & sq.bit();
-    }
+const fn add(x: u64, y: u64) -> u64 {
+    ((x & !H).wrapping_add(y & !H)) ^ ((x ^ y) & H)
 }
 
-/// The capture needs no branch: without one its code is 0 and adds nothing. Castling keeps its
-/// branch; it is rare, so the branch predicts well.
-#[inline]
-pub fn move_delta(m: &MoveAspects) -> [u64; 4] {
-    let mut delta = [0; 4];
-    aspect(&mut delta, m.from, m.piece);
-    aspect(&mut delta, m.to, m.landing_code());
-    aspect(&mut delta, m.capture_square(), m.captured);
-    if let Special::Castle {
-        rook_from,
-        rook_to,
-        rook,
-    } = m.special
-    {
-        aspect(&mut delta, rook_from, rook);
-        aspect(&mut delta, rook_to, rook);
-    }
-    delta
+/// With the top bits of `x` set and those of `y` clear, no lane borrows from its neighbour; the
+/// xor then puts the true top bit back.
+#[inline(always)]
+const fn sub(x: u64, y: u64) -> u64 {
+    ((x | H).wrapping_sub(y & !H)) ^ ((x ^ !y) & H)
 }
-// ANCHOR_END: move_delta
+
+/// `x + y = 2 * (x & y) + (x ^ y)`, so the average is `(x & y) + (x ^ y) / 2`; clearing each
+/// lane's bottom bit first keeps the halving inside the lane.
+#[inline(always)]
+const fn avg(x: u64, y: u64) -> u64 {
+    (x & y) + (((x ^ y) & !L) >> 1)
+}
+
+/// Applies a lane-wise operation to the four words of two nibble boards.
+#[inline(always)]
+fn words(a: &NibbleBoard, b: &NibbleBoard, op: impl Fn(u64, u64) -> u64) -> NibbleBoard {
+    let (a, b) = (a.to_words(), b.to_words());
+    NibbleBoard::from_words(std::array::from_fn(|i| op(a[i], b[i])))
+}
+
+#[inline]
+pub(super) fn nibble_add(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
+    words(a, b, add)
+}
+
+#[inline]
+pub(super) fn nibble_sub(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
+    words(a, b, sub)
+}
+
+#[inline]
+pub(super) fn nibble_avg(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
+    words(a, b, avg)
+}
+// ANCHOR_END: nibble_arith
+
+/// The board's four words: the planes transposed by [`transpose::to_nibble_words`].
+#[inline]
+pub(super) fn to_nibble_board(quad: &Quad) -> NibbleBoard {
+    NibbleBoard::from_words(transpose::to_nibble_words(&quad.bb))
+}
+
+/// The planes: the board's four words transposed back by [`transpose::from_nibble_words`].
+#[inline]
+pub(super) fn from_nibble_board(board: &NibbleBoard) -> Quad {
+    Quad {
+        bb: transpose::from_nibble_words(&board.to_words()),
+    }
+}
