@@ -9,7 +9,7 @@
 //! 2. **Dispatch once, at the top.** A `#[target_feature]` function is not inlined into a caller
 //!    compiled without that feature. [`Backend::with_features`] runs a whole job (a benchmark loop, a
 //!    perft, a search) inside one function compiled with the backend's features, and everything below
-//!    it (`#[inline]` routines, generic engine code) inlines into it. [`with_backend!`] does this
+//!    it (`#[inline]` routines, generic engine code) inlines into it. [`with_backend!`](crate::with_backend) does this
 //!    for a backend chosen at run time.
 //!
 //! The x86 backends' feature sets are written once, in the `qbb-macros` crate: `#[features(avx2)]`
@@ -450,12 +450,14 @@ macro_rules! forward_to_feature_fns {
 pub(crate) use forward_to_feature_fns;
 
 /// The trait methods of a backend without target features (scalar, swar, portable): each method
-/// calls the safe function `module::name(args)`.
+/// calls the safe function `module::name(args)`. `#[inline]` as the hand-written methods were:
+/// the portable backend's listings are the same as theirs with it, and only reorder with
+/// `#[inline(always)]`.
 macro_rules! forward_to_fns {
     ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
            $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
         $(
-            #[inline(always)]
+            #[inline]
             fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
                 $module::$name($($arg),*)
             }
