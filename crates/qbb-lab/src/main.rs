@@ -9,7 +9,10 @@ mod compare;
 mod instructions;
 mod output;
 mod perft;
+mod report;
 mod show;
+#[cfg(test)]
+mod testing;
 
 /// The quad-bitboard lab: every technique on every backend, side by side.
 #[derive(Debug, Parser)]

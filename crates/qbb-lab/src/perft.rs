@@ -5,11 +5,12 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use qbb::{Backend, BackendKind, BackendTask};
-use qbb_engine::{Attacks, Epd, Move, Position};
+use qbb::{Backend, BackendKind};
+use qbb_engine::{Attacks, Epd, Position};
 use serde::Serialize;
 
 #[derive(Debug, clap::Args)]
@@ -124,32 +125,12 @@ impl Progress {
     }
 }
 
-struct PerftTask<'a> {
-    pos: &'a Position,
-    depth: u32,
-    bulk: bool,
-    attacks: Attacks,
-    threads: usize,
-    progress: &'a Progress,
-}
-
-impl BackendTask for PerftTask<'_> {
-    type Output = Result<(Vec<(Move, u64)>, Duration), qbb_engine::ThreadError>;
-
-    fn run<B: Backend>(self, b: B) -> Self::Output {
-        let start = Instant::now();
-        let progress = |done, total| self.progress.update(done, total);
-        let per_move = qbb_engine::divide_with_progress(
-            b,
-            self.attacks,
-            self.pos,
-            self.depth,
-            self.bulk,
-            self.threads,
-            &progress,
-        )?;
-        Ok((per_move, start.elapsed()))
-    }
+/// Runs `job` and says how long it took. Called inside the backend's feature region, so that
+/// the time is the job's alone, without the dispatch.
+#[inline(always)]
+fn timed<T, E>(job: impl FnOnce() -> Result<T, E>) -> Result<(T, Duration), E> {
+    let start = Instant::now();
+    job().map(|value| (value, start.elapsed()))
 }
 
 fn run_position(args: &Args, kind: BackendKind) -> anyhow::Result<ExitCode> {
@@ -158,17 +139,17 @@ fn run_position(args: &Args, kind: BackendKind) -> anyhow::Result<ExitCode> {
         None => Position::startpos(),
     };
     let progress = Progress::new("root moves");
-    let (per_move, elapsed) = qbb::run_on(
-        kind,
-        PerftTask {
-            pos: &pos,
-            depth: args.depth,
-            bulk: !args.no_bulk,
-            attacks: args.attacks,
-            threads: args.threads as usize,
-            progress: &progress,
-        },
-    )??;
+    let (per_move, elapsed) = qbb::with_backend!(kind, |b| timed(|| {
+        qbb_engine::divide_with_progress(
+            b,
+            args.attacks,
+            &pos,
+            args.depth,
+            !args.no_bulk,
+            args.threads as usize,
+            &|done, total| progress.update(done, total),
+        )
+    }))??;
     progress.finish();
     // Depth 0 has no root moves and one node: the position itself.
     let nodes = if args.depth == 0 {
@@ -266,47 +247,39 @@ struct Line {
     counts: Vec<(u32, u64)>,
 }
 
-struct SuiteTask<'a> {
-    lines: &'a [Line],
-    bulk: bool,
-    attacks: Attacks,
-    threads: usize,
-    progress: &'a Progress,
-}
-
 /// Per line, per count: `(line, depth, expected, counted)`.
 type Counted = Vec<(usize, u32, u64, u64)>;
 
-impl BackendTask for SuiteTask<'_> {
-    type Output = Result<(Counted, Duration), rayon::ThreadPoolBuildError>;
-
-    fn run<B: Backend>(self, b: B) -> Self::Output {
-        use rayon::prelude::*;
-        let done = std::sync::atomic::AtomicUsize::new(0);
-        let check = |line: &Line| {
-            let counted: Counted = line
-                .counts
-                .iter()
-                .map(|&(depth, expected)| {
-                    let n = qbb_engine::perft_with(b, self.attacks, &line.pos, depth, self.bulk);
-                    (line.number, depth, expected, n)
-                })
-                .collect();
-            let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            self.progress.update(finished, self.lines.len());
-            counted
-        };
-        let start = Instant::now();
-        let counted: Counted = if self.threads <= 1 {
-            self.lines.iter().flat_map(check).collect()
-        } else {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(self.threads)
-                .build()?;
-            pool.install(|| self.lines.par_iter().flat_map_iter(check).collect())
-        };
-        Ok((counted, start.elapsed()))
+/// Counts the perfts of every line on `b`, the lines shared out on `--threads` threads.
+#[inline(always)]
+fn count_lines<B: Backend>(
+    b: B,
+    lines: &[Line],
+    args: &Args,
+    progress: &Progress,
+) -> Result<Counted, rayon::ThreadPoolBuildError> {
+    use rayon::prelude::*;
+    let done = AtomicUsize::new(0);
+    let check = |line: &Line| {
+        let counted: Counted = line
+            .counts
+            .iter()
+            .map(|&(depth, expected)| {
+                let n = qbb_engine::perft_with(b, args.attacks, &line.pos, depth, !args.no_bulk);
+                (line.number, depth, expected, n)
+            })
+            .collect();
+        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress.update(finished, lines.len());
+        counted
+    };
+    if args.threads <= 1 {
+        return Ok(lines.iter().flat_map(check).collect());
     }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads as usize)
+        .build()?;
+    Ok(pool.install(|| lines.par_iter().flat_map_iter(check).collect()))
 }
 
 fn run_suite(args: &Args, kind: BackendKind, path: &PathBuf) -> anyhow::Result<ExitCode> {
@@ -333,16 +306,8 @@ fn run_suite(args: &Args, kind: BackendKind, path: &PathBuf) -> anyhow::Result<E
         }
     }
     let progress = Progress::new("positions");
-    let (counted, elapsed) = qbb::run_on(
-        kind,
-        SuiteTask {
-            lines: &lines,
-            bulk: !args.no_bulk,
-            attacks: args.attacks,
-            threads: args.threads as usize,
-            progress: &progress,
-        },
-    )??;
+    let (counted, elapsed) =
+        qbb::with_backend!(kind, |b| timed(|| count_lines(b, &lines, args, &progress)))??;
     progress.finish();
     let nodes = counted.iter().map(|&(_, _, _, n)| n).sum();
     for &(line, depth, expected, n) in &counted {

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use qbb::{Backend, BackendTask, Color, Mailbox, Piece, Quad};
+use qbb::{Backend, Color, Mailbox, Piece, Quad};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -44,7 +44,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         (absolute, ["bb0 black", "bb1 P B Q", "bb2 NB  K", "bb3 RQK"])
     };
-    let mailbox = qbb::run_on(kind, ToMailbox(quad))?;
+    let mailbox = qbb::with_backend!(kind, |b| b.to_mailbox(&quad))?;
 
     let reading = if args.relative {
         format!("relative reading, {side:?} to move")
@@ -57,15 +57,6 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         side_by_side(&board_diagram(&mailbox), &nibble_diagram(&mailbox)),
     ))?;
     Ok(ExitCode::SUCCESS)
-}
-
-struct ToMailbox(Quad);
-
-impl BackendTask for ToMailbox {
-    type Output = Mailbox;
-    fn run<B: Backend>(self, backend: B) -> Mailbox {
-        backend.to_mailbox(&self.0)
-    }
 }
 
 /// The board with piece letters, rank 8 on top; codes that name no piece (1, 14, 15) show as `?`.

@@ -1,17 +1,8 @@
 //! The lab's commands, run as a user runs them.
 
-use std::process::{Command, Output};
+mod common;
 
-fn qbb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qbb"))
-        .args(args)
-        .output()
-        .expect("qbb runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
-}
+use common::{qbb, stderr, stdout};
 
 #[test]
 fn show_draws_the_start_position_as_the_article() {
@@ -42,7 +33,7 @@ fn show_refuses_bad_input_with_a_reason() {
     ] {
         let out = qbb(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = stderr(&out);
         assert!(err.contains(reason), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }

@@ -1,26 +1,17 @@
 //! `qbb perft`, run as a user runs it.
 
-use std::process::{Command, Output};
+mod common;
 
-fn qbb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qbb"))
-        .args(args)
-        .output()
-        .expect("qbb runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
+use common::{qbb, scratch, stderr, stdout};
 
 #[test]
 fn counts_the_start_position() {
     let out = qbb(&["perft", "4"]);
     assert!(out.status.success());
     assert!(
-        text(&out.stdout).starts_with("nodes 197281 "),
+        stdout(&out).starts_with("nodes 197281 "),
         "{}",
-        text(&out.stdout)
+        stdout(&out)
     );
 }
 
@@ -40,7 +31,7 @@ fn json_has_the_documented_fields() {
             "--backend",
             backend,
         ]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(out.status.success(), "{}", stderr(&out));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
         assert_eq!(v["nodes"], 97862);
         assert_eq!(v["depth"], 3);
@@ -55,7 +46,7 @@ fn json_has_the_documented_fields() {
 fn attacks_from_the_backend_count_the_same() {
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     let out = qbb(&["perft", "3", "--fen", fen, "--attacks", "backend", "--json"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(v["nodes"], 97862);
     assert_eq!(v["attacks"], "backend");
@@ -64,7 +55,7 @@ fn attacks_from_the_backend_count_the_same() {
 #[test]
 fn divide_lists_each_root_move() {
     let out = qbb(&["perft", "2", "--divide"]);
-    let stdout = text(&out.stdout);
+    let stdout = stdout(&out);
     assert!(out.status.success());
     assert!(stdout.contains("e2e4: 20\n"), "{stdout}");
     assert_eq!(stdout.lines().filter(|l| l.contains(": 20")).count(), 20);
@@ -73,7 +64,7 @@ fn divide_lists_each_root_move() {
 
 #[test]
 fn epd_suites_are_checked_line_by_line() {
-    let dir = std::env::temp_dir().join(format!("qbb-perft-cli-{}", std::process::id()));
+    let dir = scratch("perft-cli");
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("good.epd");
     std::fs::write(
@@ -85,10 +76,8 @@ fn epd_suites_are_checked_line_by_line() {
     )
     .unwrap();
     let out = qbb(&["perft", "2", "--epd", good.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", text(&out.stdout));
-    assert!(
-        text(&out.stdout).contains("2 positions, 4 counts checked up to depth 2, 0 mismatches")
-    );
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(stdout(&out).contains("2 positions, 4 counts checked up to depth 2, 0 mismatches"));
 
     let bad = dir.join("bad.epd");
     std::fs::write(
@@ -105,7 +94,7 @@ fn epd_suites_are_checked_line_by_line() {
         "--threads",
         "2",
     ]);
-    let stdout = text(&out.stdout);
+    let stdout = stdout(&out);
     assert!(!out.status.success());
     assert!(
         stdout.contains("line 1:") && stdout.contains("expected 401, counted 400"),
@@ -142,7 +131,7 @@ fn bad_arguments_are_named() {
     ] {
         let out = qbb(&args);
         assert!(!out.status.success(), "{args:?}");
-        let stderr = text(&out.stderr);
-        assert!(stderr.contains(reason), "{args:?}: {stderr}");
+        let err = stderr(&out);
+        assert!(err.contains(reason), "{args:?}: {err}");
     }
 }

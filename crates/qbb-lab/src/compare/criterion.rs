@@ -127,6 +127,7 @@ fn per_call(samples: &SampleFile, calls_per_iter: u64) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::scratch;
 
     fn write(dir: &Path, group: &str, function: &str, elements: Option<u64>) {
         let latest = dir.join(group).join(function).join("new");
@@ -153,16 +154,18 @@ mod tests {
 
     #[test]
     fn criterion_runs_become_rows_per_call() {
-        let dir = std::env::temp_dir().join(format!("qbb-criterion-test-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
+        let dir = scratch("criterion");
         write(&dir, "hex-sets", "avx2", Some(1024));
         write(&dir, "flip-latency", "scalar", Some(1024));
         write(&dir, "perft", "startpos", Some(1));
         let (rows, skipped) = read(&dir).unwrap();
         assert_eq!(skipped, 1);
         assert_eq!(rows.len(), 2);
-        let hex = rows.iter().find(|r| r.benchmark == "hex-sets").unwrap();
-        assert_eq!(hex.backend, "avx2");
+        let hex = rows
+            .iter()
+            .find(|r| r.subject.benchmark == "hex-sets")
+            .unwrap();
+        assert_eq!(hex.subject.backend, "avx2");
         assert_eq!((hex.ns_min, hex.ns_per_op, hex.ns_max), (2.0, 2.0, 3.0));
         assert_eq!(hex.samples, 3);
         assert_eq!(hex.calls_per_sample, 2048);

@@ -5,11 +5,9 @@
 //! `target/criterion/` instead. Both print the table and write `results.json`, `results.md`, the
 //! overview chart and one chart per benchmark.
 
-pub mod chart;
+mod chart;
 mod criterion;
-pub mod machine;
-pub mod results;
-pub mod table;
+mod results;
 
 use std::fs;
 use std::io::{IsTerminal, Write};
@@ -17,13 +15,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use qbb::BackendKind;
 use qbb_benches::{ALL, Bench, Corpus, Plan, available_backends};
 
 use crate::output::print;
-use machine::Machine;
-use results::{Results, Row, corpus_description};
+use crate::report::files::{cargo_command, command_line, out_dir, write};
+use crate::report::machine::Machine;
+use crate::report::table::{legend, machine_table, three_digits};
+use crate::report::{REFERENCE, corpus_description};
+use results::{Results, Row};
 
 #[derive(Debug, clap::Args)]
 pub struct CompareArgs {
@@ -99,7 +100,7 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode> {
         let measured = qbb_benches::measure::measure(bench, &backends, &corpus, &plan)?;
         let summary: Vec<String> = measured
             .iter()
-            .map(|m| format!("{} {} ns", m.backend, table::three_digits(m.median())))
+            .map(|m| format!("{} {} ns", m.backend, three_digits(m.median())))
             .collect();
         if interactive {
             eprint!("\r");
@@ -113,17 +114,14 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode> {
     }
     eprintln!("measured in {:.0} s", started.elapsed().as_secs_f64());
     let source = command_line();
-    let results = Results::new(machine, source, corpus_description(corpus.len()), rows);
+    let results = Results::timings(machine, source, corpus_description(corpus.len()), rows);
     finish(&results, &out)
 }
 
 /// `qbb report`.
 pub fn report(args: &ReportArgs) -> Result<ExitCode> {
     if let Some(path) = &args.json {
-        let text =
-            fs::read_to_string(path).with_context(|| format!("reading `{}`", path.display()))?;
-        let results: Results = serde_json::from_str(&text)
-            .with_context(|| format!("`{}` is not a results.json of qbb", path.display()))?;
+        let results = Results::read_json(path, "a results.json")?;
         let out = out_dir(args.out.as_deref(), &results.machine)?;
         return finish(&results, &out);
     }
@@ -140,7 +138,7 @@ pub fn report(args: &ReportArgs) -> Result<ExitCode> {
     }
     let bench_command = if rows
         .iter()
-        .any(|r| r.backend == BackendKind::Portable.name())
+        .any(|r| r.subject.backend == BackendKind::Portable.name())
     {
         "cargo +nightly bench -p qbb-benches --features portable-simd --bench routines"
     } else {
@@ -151,7 +149,7 @@ pub fn report(args: &ReportArgs) -> Result<ExitCode> {
         command_line()
     );
     let corpus = corpus_description(qbb_benches::corpus::POSITIONS);
-    let results = Results::new(machine, source, corpus, rows);
+    let results = Results::timings(machine, source, corpus, rows);
     finish(&results, &out)
 }
 
@@ -160,7 +158,7 @@ fn chosen_backends(asked: &[BackendKind]) -> Result<Vec<BackendKind>> {
     if asked.is_empty() {
         return Ok(available_backends());
     }
-    let mut kinds = vec![BackendKind::Scalar];
+    let mut kinds = vec![REFERENCE];
     for &kind in asked {
         kind.check_available()?;
         kinds.push(kind);
@@ -170,28 +168,13 @@ fn chosen_backends(asked: &[BackendKind]) -> Result<Vec<BackendKind>> {
     Ok(kinds)
 }
 
-/// The command as typed, for the files: `qbb compare --quick`.
-pub fn command_line() -> String {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    format!("qbb {}", args.join(" ")).trim_end().to_string()
-}
-
-/// The folder to write to: `--out`, or `reports/<machine-id>`; refused before any measuring if it
-/// names a file.
-pub fn out_dir(out: Option<&Path>, machine: &Machine) -> Result<PathBuf> {
-    let dir = match out {
-        Some(dir) => dir.to_path_buf(),
-        None => Path::new("reports").join(&machine.id),
-    };
-    if dir.exists() && !dir.is_dir() {
-        bail!("--out `{}` exists and is not a folder", dir.display());
-    }
-    Ok(dir)
-}
-
 /// Prints the table and writes the files.
 fn finish(results: &Results, dir: &Path) -> Result<ExitCode> {
-    print(&table::terminal(results))?;
+    print(
+        &results
+            .table()
+            .terminal(&legend("fastest", "speed-up over scalar")),
+    )?;
     let written = write_files(results, dir)?;
     eprintln!(
         "wrote {} files to {}: results.json, results.md, overview.svg, charts/",
@@ -206,43 +189,25 @@ fn finish(results: &Results, dir: &Path) -> Result<ExitCode> {
 fn write_files(results: &Results, dir: &Path) -> Result<usize> {
     let charts = dir.join("charts");
     fs::create_dir_all(&charts).with_context(|| format!("creating `{}`", charts.display()))?;
-    let write = |path: PathBuf, text: &str| {
-        fs::write(&path, text).with_context(|| format!("writing `{}`", path.display()))
-    };
-    let mut written = 0;
-    write(
-        dir.join("results.json"),
-        &(serde_json::to_string_pretty(results)? + "\n"),
-    )?;
-    written += 1;
+    write(&dir.join("results.json"), &results.to_json()?)?;
     let has_overview = results.backends().len() > 1;
     write(
-        dir.join("results.md"),
+        &dir.join("results.md"),
         &markdown_page(results, has_overview),
     )?;
-    written += 1;
+    let mut written = 2;
     if has_overview {
-        write(dir.join("overview.svg"), &chart::overview(results)?)?;
+        write(&dir.join("overview.svg"), &chart::overview(results)?)?;
         written += 1;
     }
     for (id, rows) in results.by_benchmark() {
         write(
-            charts.join(format!("{id}.svg")),
+            &charts.join(format!("{id}.svg")),
             &chart::benchmark(results, &rows)?,
         )?;
         written += 1;
     }
     Ok(written)
-}
-
-/// The cargo command that rebuilds the lab as it was built (`flags` name the portable feature
-/// when it was on) and runs it with `args`.
-pub fn cargo_command(flags: &str, args: &str) -> String {
-    if flags.contains("portable-simd") {
-        format!("cargo +nightly run --release -p qbb-lab --features portable-simd -- {args}")
-    } else {
-        format!("cargo run --release -p qbb-lab -- {args}")
-    }
 }
 
 /// `results.md`: the machine, the table, the charts.
@@ -268,21 +233,14 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
             cargo_command(&m.flags, args)
         ));
     }
-    page.push_str("| machine | |\n| --- | --- |\n");
-    for (key, value) in [
-        ("CPU", format!("{} ({})", m.cpu, m.cpu_details)),
-        ("features", m.features.join(", ")),
-        ("missing", m.missing_features.join(", ")),
+    page.push_str(&machine_table(
+        m,
         ("rustc", m.rustc.clone()),
-        ("flags", m.flags.clone()),
-        ("OS", m.os.clone()),
         ("load at start", m.load.clone()),
-        ("corpus", results.corpus.clone()),
-    ] {
-        page.push_str(&format!("| {key} | {value} |\n"));
-    }
+        &results.corpus,
+    ));
     page.push('\n');
-    page.push_str(&table::markdown(results));
+    page.push_str(&results.table().markdown());
     page.push_str(
         "\nThe fastest and slowest sample of each cell are in `results.json` (`ns_min`, \
          `ns_max`) and drawn as error bars in the charts. The machine may be shared: quote \
@@ -303,17 +261,16 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
 mod tests {
     use super::results::tests::sample;
     use super::*;
+    use crate::testing::scratch;
 
     #[test]
     fn files_are_written_where_asked() {
-        let dir = std::env::temp_dir().join(format!("qbb-compare-test-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
+        let dir = scratch("compare-files");
         let mut results = sample();
         results.machine.flags = "profile release, opt-level 3, no RUSTFLAGS".to_string();
         let n = write_files(&results, &dir).unwrap();
         assert_eq!(n, 2 + 1 + 4);
-        let back: Results =
-            serde_json::from_str(&fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
+        let back = Results::read_json(&dir.join("results.json"), "a results.json").unwrap();
         assert_eq!(back, results);
         let md = fs::read_to_string(dir.join("results.md")).unwrap();
         assert!(md.contains("| hex-sets |"));
@@ -338,13 +295,12 @@ mod tests {
     }
 
     #[test]
-    fn an_out_path_that_is_a_file_is_refused() {
-        let file = std::env::temp_dir().join(format!("qbb-out-file-{}", std::process::id()));
-        fs::write(&file, "x").unwrap();
-        let err = out_dir(Some(&file), &Machine::current()).unwrap_err();
-        assert!(err.to_string().contains("not a folder"), "{err}");
-        let default = out_dir(None, &Machine::current()).unwrap();
-        assert!(default.starts_with("reports"));
-        fs::remove_file(&file).unwrap();
+    fn the_terminal_table_has_a_line_per_benchmark_and_a_legend() {
+        let text = sample()
+            .table()
+            .terminal(&legend("fastest", "speed-up over scalar"));
+        assert!(text.contains("2.00 ns 5.0× *"), "{text}");
+        assert!(text.ends_with("fastest of the row; † the backend runs another tier's code for this routine (see `qbb backends`); n× = speed-up over scalar\n"), "{text}");
+        assert_eq!(text.matches("hex-sets").count(), 1);
     }
 }

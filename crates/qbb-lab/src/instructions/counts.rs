@@ -1,45 +1,22 @@
-//! The instruction counts as written to `instructions.json`: the machine, where the counts come
-//! from, and one row per benchmark and backend, with the count relative to scalar's.
+//! The instruction counts as `instructions.json` holds them: a [`Report`] of one [`Count`] per
+//! benchmark and backend, with instructions per call and the ratio to scalar's count.
 
-use std::collections::BTreeMap;
-
-use qbb::BackendKind;
 use qbb_benches::Bench;
 use serde::{Deserialize, Serialize};
 
 use super::gungraun::Run;
-use crate::compare::machine::Machine;
-use crate::compare::results::{backends_in_order, by_benchmark, order_key, support};
-use crate::compare::table::{Cell, INHERITED, format_fraction, three_digits};
+use crate::report::machine::Machine;
+use crate::report::table::{format_fraction, three_digits};
+use crate::report::{Figure, Ratio, Report, Subject, backends_in_order};
 
 /// The whole file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Instructions {
-    pub machine: Machine,
-    /// The bench that counted and the command that read the counts back.
-    pub source: String,
-    /// What one count is.
-    pub unit: String,
-    /// The inputs.
-    pub corpus: String,
-    pub results: Vec<Count>,
-}
+pub type Instructions = Report<Count>;
 
 /// One benchmark counted on one backend.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Count {
-    /// The routine id of the catalogue (`hex-sets`).
-    pub routine: String,
-    /// `throughput` (independent calls) or `latency` (each call on the previous result).
-    pub measure: String,
-    /// The benchmark id: the routine id, `-latency` appended for latency.
-    pub benchmark: String,
-    /// The routine's row in the catalogue (DESIGN.md section 3).
-    pub catalogue_row: u8,
-    pub title: String,
-    pub backend: String,
-    /// `native`, or `inherited: from <backend> (<why>)`: whose code ran.
-    pub support: String,
+    #[serde(flatten)]
+    pub subject: Subject,
     /// The compiler that built the benchmark executable.
     pub rustc: String,
     /// When gungraun started the run, UTC (RFC 3339).
@@ -58,32 +35,43 @@ pub struct Count {
 impl Count {
     /// A run as a row; `rustc` names the compiler of its executable.
     pub fn new(run: &Run, rustc: String, calls_per_pass: u64) -> Count {
-        let Run {
-            bench,
-            backend,
-            instructions,
-            ..
-        } = run;
-        let routine = bench.routine();
         Count {
-            routine: routine.id().to_string(),
-            measure: bench.measure().name().to_string(),
-            benchmark: bench.id(),
-            catalogue_row: routine.row(),
-            title: bench.title(),
-            backend: backend.name().to_string(),
-            support: support(*backend, routine),
+            subject: Subject::new(run.bench, run.backend),
             rustc,
             started_at: run.started_at.clone(),
-            instructions_per_pass: *instructions,
+            instructions_per_pass: run.instructions,
             calls_per_pass,
-            instructions_per_call: round2(*instructions as f64 / calls_per_pass as f64),
+            instructions_per_call: round2(run.instructions as f64 / calls_per_pass as f64),
             vs_scalar: None,
         }
     }
+}
 
-    pub fn is_inherited(&self) -> bool {
-        self.support.starts_with("inherited")
+impl Figure for Count {
+    const RATIO: Ratio = Ratio::RowOverReference;
+
+    fn subject(&self) -> &Subject {
+        &self.subject
+    }
+
+    fn value(&self) -> f64 {
+        self.instructions_per_pass as f64
+    }
+
+    fn ratio(&self) -> Option<f64> {
+        self.vs_scalar
+    }
+
+    fn set_ratio(&mut self, ratio: Option<f64>) {
+        self.vs_scalar = ratio;
+    }
+
+    fn value_text(&self) -> String {
+        three_digits(self.instructions_per_call)
+    }
+
+    fn ratio_text(ratio: f64) -> String {
+        format_fraction(ratio)
     }
 }
 
@@ -94,41 +82,15 @@ fn round2(x: f64) -> f64 {
 }
 
 impl Instructions {
-    /// Sorts the rows (benchmark order, then backend order) and fills in the ratios to scalar.
-    pub fn new(machine: Machine, source: String, corpus: String, mut results: Vec<Count>) -> Self {
-        results.sort_by_key(|c| order_key(&c.benchmark, &c.backend));
-        let scalar: BTreeMap<String, u64> = results
-            .iter()
-            .filter(|c| c.backend == BackendKind::Scalar.name())
-            .map(|c| (c.benchmark.clone(), c.instructions_per_pass))
-            .collect();
-        for count in &mut results {
-            count.vs_scalar = scalar
-                .get(&count.benchmark)
-                .map(|&s| (count.instructions_per_pass as f64 / s as f64 * 1e4).round() / 1e4);
-        }
-        Instructions {
-            machine,
-            source,
-            unit: format!(
-                "instructions executed per call: callgrind's Ir for one pass of the benchmark's \
-                 loop over the corpus, divided by its {} calls (the routine, its share of the \
-                 loop and of the one dispatch onto the backend)",
-                qbb_benches::corpus::POSITIONS
-            ),
-            corpus,
-            results,
-        }
-    }
-
-    /// The benchmarks in order, each with its rows in backend order.
-    pub fn by_benchmark(&self) -> Vec<(&str, Vec<&Count>)> {
-        by_benchmark(&self.results, |c| &c.benchmark)
-    }
-
-    /// The backends that appear, in backend order.
-    pub fn backends(&self) -> Vec<String> {
-        backends_in_order(self.results.iter().map(|c| c.backend.as_str()))
+    /// The counts of `rows`, sorted, with the ratios to scalar.
+    pub fn counted(machine: Machine, source: String, corpus: String, rows: Vec<Count>) -> Self {
+        let unit = format!(
+            "instructions executed per call: callgrind's Ir for one pass of the benchmark's loop \
+             over the corpus, divided by its {} calls (the routine, its share of the loop and of \
+             the one dispatch onto the backend)",
+            qbb_benches::corpus::POSITIONS
+        );
+        Report::new(machine, source, unit, corpus, rows)
     }
 
     /// The compilers of the counts, each with the backends it built: `rustc 1.95.0 (…)` for
@@ -136,15 +98,16 @@ impl Instructions {
     pub fn compilers(&self) -> Vec<(String, Vec<String>)> {
         let mut compilers: Vec<(String, Vec<String>)> = Vec::new();
         for count in &self.results {
+            let backend = &count.subject.backend;
             match compilers
                 .iter_mut()
                 .find(|(rustc, _)| *rustc == count.rustc)
             {
-                Some((_, backends)) if !backends.contains(&count.backend) => {
-                    backends.push(count.backend.clone());
+                Some((_, backends)) if !backends.contains(backend) => {
+                    backends.push(backend.clone());
                 }
                 Some(_) => {}
-                None => compilers.push((count.rustc.clone(), vec![count.backend.clone()])),
+                None => compilers.push((count.rustc.clone(), vec![backend.clone()])),
             }
         }
         for (_, backends) in &mut compilers {
@@ -152,57 +115,14 @@ impl Instructions {
         }
         compilers
     }
-
-    /// The header and cells of the table: instructions per call, the ratio to scalar, the fewest
-    /// of each row marked.
-    pub fn cells(&self) -> (Vec<String>, Vec<Vec<Cell>>) {
-        let backends = self.backends();
-        let mut header = vec!["benchmark".to_string()];
-        header.extend(backends.iter().cloned());
-        let rows = self
-            .by_benchmark()
-            .into_iter()
-            .map(|(id, counts)| {
-                let fewest = counts
-                    .iter()
-                    .min_by_key(|c| c.instructions_per_pass)
-                    .map(|c| c.backend.as_str());
-                let mut line = vec![Cell::plain(id)];
-                line.extend(backends.iter().map(|backend| {
-                    match counts.iter().find(|c| &c.backend == backend) {
-                        Some(count) => Cell {
-                            text: cell_text(count),
-                            best: fewest == Some(backend.as_str()) && counts.len() > 1,
-                        },
-                        None => Cell::plain("-"),
-                    }
-                }));
-                line
-            })
-            .collect();
-        (header, rows)
-    }
 }
 
-/// `16.8 0.64×`: instructions per call and the ratio to scalar (left out for scalar), a dagger for
-/// inherited code.
-fn cell_text(count: &Count) -> String {
-    let mut text = three_digits(count.instructions_per_call);
-    if let Some(r) = count.vs_scalar.filter(|_| count.backend != "scalar") {
-        text.push_str(&format!(" {}×", format_fraction(r)));
-    }
-    if count.is_inherited() {
-        text.push_str(INHERITED);
-    }
-    text
-}
-
-/// The benchmarks the counts cover, for a check that none is missing.
+/// The benchmarks the counts do not cover, for a warning that some are missing.
 pub fn missing_benchmarks(counts: &Instructions) -> Vec<Bench> {
     qbb_benches::ALL
         .iter()
         .copied()
-        .filter(|b| !counts.results.iter().any(|c| c.benchmark == b.id()))
+        .filter(|b| !counts.results.iter().any(|c| c.subject.benchmark == b.id()))
         .collect()
 }
 
@@ -211,6 +131,7 @@ pub(crate) mod tests {
     use std::path::PathBuf;
 
     use super::*;
+    use crate::testing::swar_inherits;
 
     fn run(bench: &str, backend: &str, instructions: u64) -> Run {
         Run {
@@ -220,6 +141,23 @@ pub(crate) mod tests {
             started_at: "2026-11-21T03:08:39Z".to_string(),
             executable: PathBuf::from("/nonexistent"),
         }
+    }
+
+    /// Benchmark, backend, instructions per call and ratio to scalar of each row.
+    pub fn per_call(counts: &Instructions) -> Vec<(&str, &str, f64, Option<f64>)> {
+        counts
+            .results
+            .iter()
+            .map(|c| {
+                let subject = &c.subject;
+                (
+                    subject.benchmark.as_str(),
+                    subject.backend.as_str(),
+                    c.instructions_per_call,
+                    c.vs_scalar,
+                )
+            })
+            .collect()
     }
 
     /// A small set of counts, two compilers; swar marked as inheriting whatever the backends say.
@@ -233,7 +171,7 @@ pub(crate) mod tests {
             ("piece-at", "avx2", 17_408, stable),
             ("piece-at", "portable", 18_432, "rustc 1.97.0-nightly"),
         ];
-        let mut counts = Instructions::new(
+        let mut counts = Instructions::counted(
             Machine::current(),
             "gungraun (test)".to_string(),
             "1024 positions".to_string(),
@@ -242,11 +180,7 @@ pub(crate) mod tests {
                 .collect(),
         );
         for c in &mut counts.results {
-            c.support = if c.backend == "swar" {
-                "inherited: from scalar (test)".to_string()
-            } else {
-                "native".to_string()
-            };
+            swar_inherits(&mut c.subject);
         }
         counts
     }
@@ -254,20 +188,8 @@ pub(crate) mod tests {
     #[test]
     fn counts_are_per_call_ordered_and_relative_to_scalar() {
         let counts = sample();
-        let order: Vec<(&str, &str, f64, Option<f64>)> = counts
-            .results
-            .iter()
-            .map(|c| {
-                (
-                    c.benchmark.as_str(),
-                    c.backend.as_str(),
-                    c.instructions_per_call,
-                    c.vs_scalar,
-                )
-            })
-            .collect();
         assert_eq!(
-            order,
+            per_call(&counts),
             [
                 ("piece-at", "scalar", 26.5, Some(1.0)),
                 ("piece-at", "swar", 24.41, Some(0.9213)),
@@ -292,7 +214,8 @@ pub(crate) mod tests {
 
     #[test]
     fn cells_mark_the_fewest_instructions_and_inherited_code() {
-        let (header, rows) = sample().cells();
+        let table = sample().table();
+        let (header, rows) = (table.header, table.rows);
         assert_eq!(header, ["benchmark", "scalar", "swar", "avx2", "portable"]);
         let texts: Vec<Vec<(&str, bool)>> = rows
             .iter()
@@ -321,7 +244,7 @@ pub(crate) mod tests {
     #[test]
     fn counts_round_trip_through_json() {
         let counts = sample();
-        let text = serde_json::to_string_pretty(&counts).unwrap();
+        let text = counts.to_json().unwrap();
         assert!(text.contains("\"instructions_per_pass\": 27136"));
         let back: Instructions = serde_json::from_str(&text).unwrap();
         assert_eq!(back, counts);

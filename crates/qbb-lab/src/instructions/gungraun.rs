@@ -236,6 +236,7 @@ pub fn compiler_of(executable: &Path) -> Option<String> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::testing::scratch;
 
     /// A summary as gungraun 0.20 writes it (fields it writes but the lab does not read left out).
     pub fn summary(function: &str, id: &str, ir: &str) -> String {
@@ -286,15 +287,9 @@ pub(crate) mod tests {
         fs::write(folder.join("summary.json"), text).unwrap();
     }
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("qbb-gungraun-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        dir
-    }
-
     #[test]
     fn summaries_become_runs() {
-        let dir = scratch("runs");
+        let dir = scratch("gungraun-runs");
         write_run(
             &dir,
             "piece_at",
@@ -329,7 +324,7 @@ pub(crate) mod tests {
 
     /// The message of reading a folder holding one summary `text`.
     fn error_for(name: &str, text: &str) -> String {
-        let dir = scratch(name);
+        let dir = scratch(&format!("gungraun-{name}"));
         write_run(&dir, "piece_at", "scalar", text);
         let err = format!("{:#}", read(&dir).unwrap_err());
         fs::remove_dir_all(&dir).unwrap();
@@ -397,7 +392,7 @@ pub(crate) mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("--save-summary"), "{err}");
-        let dir = scratch("empty");
+        let dir = scratch("gungraun-empty");
         fs::create_dir_all(dir.join("qbb-benches/callgrind/routines/piece_at.scalar")).unwrap();
         let err = read(&dir).unwrap_err().to_string();
         assert!(err.contains("no summary.json"), "{err}");
@@ -406,7 +401,7 @@ pub(crate) mod tests {
 
     #[test]
     fn the_same_count_twice_is_refused() {
-        let dir = scratch("twice");
+        let dir = scratch("gungraun-twice");
         let text = summary("flip", "sse2", "100");
         write_run(&dir, "flip", "sse2", &text);
         write_run(&dir.join("x86_64-unknown-linux-gnu"), "flip", "sse2", &text);
@@ -417,7 +412,7 @@ pub(crate) mod tests {
 
     #[test]
     fn the_compiler_is_read_from_the_comment_section() {
-        let dir = scratch("exe");
+        let dir = scratch("gungraun-exe");
         fs::create_dir_all(&dir).unwrap();
         let exe = dir.join("bench");
         fs::write(

@@ -17,12 +17,12 @@ use anyhow::{Context, Result};
 use plotters::prelude::SeriesLabelPosition;
 use qbb::BackendKind;
 
-use crate::compare::chart::{RatioBar, RatioChart, ratio_chart};
-use crate::compare::machine::Machine;
-use crate::compare::results::corpus_description;
-use crate::compare::table::{BEST, INHERITED, markdown_grid, terminal_grid};
-use crate::compare::{cargo_command, command_line, out_dir};
 use crate::output::print;
+use crate::report::chart::RatioChart;
+use crate::report::corpus_description;
+use crate::report::files::{cargo_command, command_line, out_dir, write};
+use crate::report::machine::{Machine, short_compiler};
+use crate::report::table::{legend, machine_table};
 use counts::{Count, Instructions, missing_benchmarks};
 use gungraun::BENCH_COMMAND;
 
@@ -44,26 +44,15 @@ pub struct Args {
 /// `qbb instructions`.
 pub fn run(args: &Args) -> Result<ExitCode> {
     let counts = match &args.json {
-        Some(path) => {
-            let text = fs::read_to_string(path)
-                .with_context(|| format!("reading `{}`", path.display()))?;
-            serde_json::from_str(&text).with_context(|| {
-                format!("`{}` is not an instructions.json of qbb", path.display())
-            })?
-        }
+        Some(path) => Instructions::read_json(path, "an instructions.json")?,
         None => from_gungraun(&args.gungraun)?,
     };
     let out = out_dir(args.out.as_deref(), &counts.machine)?;
-    let (header, rows) = counts.cells();
-    print(&terminal_grid(
-        header,
-        rows,
-        &format!(
-            "instructions executed per call; {BEST} fewest of the row; {INHERITED} the backend \
-             runs another tier's code for this routine (see `qbb backends`); n× = this backend's \
-             count / scalar's"
-        ),
-    ))?;
+    let caption = format!(
+        "instructions executed per call; {}",
+        legend("fewest", "this backend's count / scalar's")
+    );
+    print(&counts.table().terminal(&caption))?;
     let written = write_files(&counts, &out)?;
     eprintln!("wrote {} to {}", written.join(", "), out.display());
     Ok(ExitCode::SUCCESS)
@@ -103,7 +92,7 @@ fn from_gungraun(dir: &Path) -> Result<Instructions> {
     if let Some(newest) = runs.iter().map(|r| r.started_at.as_str()).max() {
         machine.date = utc_minutes(newest);
     }
-    let mut counts = Instructions::new(
+    let mut counts = Instructions::counted(
         machine,
         String::new(),
         corpus_description(qbb_benches::corpus::POSITIONS),
@@ -185,68 +174,37 @@ fn bench_commands(counts: &Instructions) -> Vec<String> {
 /// into `dir`; returns the names written.
 fn write_files(counts: &Instructions, dir: &Path) -> Result<Vec<&'static str>> {
     fs::create_dir_all(dir).with_context(|| format!("creating `{}`", dir.display()))?;
-    let write = |name: &'static str, text: &str| {
-        let path = dir.join(name);
-        fs::write(&path, text)
-            .with_context(|| format!("writing `{}`", path.display()))
-            .map(|()| name)
-    };
+    write(&dir.join("instructions.json"), &counts.to_json()?)?;
     let has_chart = counts.backends().len() > 1;
-    let mut written = vec![
-        write(
-            "instructions.json",
-            &(serde_json::to_string_pretty(counts)? + "\n"),
-        )?,
-        write("instructions.md", &markdown_page(counts, has_chart))?,
-    ];
+    write(
+        &dir.join("instructions.md"),
+        &markdown_page(counts, has_chart),
+    )?;
+    let mut written = vec!["instructions.json", "instructions.md"];
     if has_chart {
-        written.push(write("instructions.svg", &chart(counts)?)?);
+        write(&dir.join("instructions.svg"), &chart(counts)?)?;
+        written.push("instructions.svg");
     }
     Ok(written)
 }
 
 /// Every benchmark's count relative to scalar, in the style of the speed-up overview.
 fn chart(counts: &Instructions) -> Result<String> {
-    let groups = counts
-        .by_benchmark()
-        .into_iter()
-        .map(|(id, rows)| {
-            let bars = rows
-                .iter()
-                .filter_map(|c| {
-                    Some(RatioBar {
-                        backend: c.backend.clone(),
-                        ratio: c.vs_scalar?,
-                        inherited: c.is_inherited(),
-                    })
-                })
-                .collect();
-            (id.to_string(), bars)
-        })
-        .collect();
     let m = &counts.machine;
-    let day = m.date.split_whitespace().next().unwrap_or("");
     let compilers: Vec<String> = counts
         .compilers()
         .iter()
-        .map(|(rustc, _)| {
-            rustc
-                .split_whitespace()
-                .take(2)
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
+        .map(|(rustc, _)| short_compiler(rustc))
         .collect();
-    ratio_chart(&RatioChart {
+    counts.ratio_chart(&RatioChart {
         title: "Instructions per call relative to scalar (log scale; left of 1× is fewer)",
         x_desc: "backend instructions per call / scalar instructions per call (pale: inherited code)",
-        backends: counts.backends(),
-        groups,
         footer: format!(
-            "{} ({}), {}, {day}; callgrind via gungraun",
+            "{} ({}), {}, {}; callgrind via gungraun",
             m.cpu,
             m.id,
-            compilers.join(" and ")
+            compilers.join(" and "),
+            m.day()
         ),
         // Counts mostly reach left of 1×; the last rows, near 1×, leave the lower left free.
         legend: SeriesLabelPosition::LowerLeft,
@@ -290,7 +248,6 @@ fn markdown_page(counts: &Instructions, has_chart: bool) -> String {
         }
         page.push_str(&format!("{}\n```\n\n", cargo_command(&m.flags, lab_args)));
     }
-    page.push_str("| machine | |\n| --- | --- |\n");
     let compilers: Vec<String> = counts
         .compilers()
         .iter()
@@ -302,21 +259,14 @@ fn markdown_page(counts: &Instructions, has_chart: bool) -> String {
         (Some(a), Some(b)) => format!("{} to {}", utc_minutes(a), utc_minutes(b)),
         _ => "none".to_string(),
     };
-    for (key, value) in [
-        ("CPU", format!("{} ({})", m.cpu, m.cpu_details)),
-        ("features", m.features.join(", ")),
-        ("missing", m.missing_features.join(", ")),
+    page.push_str(&machine_table(
+        m,
         ("compilers", compilers.join("; ")),
-        ("flags", m.flags.clone()),
-        ("OS", m.os.clone()),
         ("runs started", runs),
-        ("corpus", counts.corpus.clone()),
-    ] {
-        page.push_str(&format!("| {key} | {value} |\n"));
-    }
+        &counts.corpus,
+    ));
     page.push('\n');
-    let (header, rows) = counts.cells();
-    page.push_str(&markdown_grid(&header, rows));
+    page.push_str(&counts.table().markdown());
     page.push_str(
         "\nThe whole count of each pass (`instructions_per_pass`) and the compiler of each \
          backend are in `instructions.json`.\n",
@@ -331,20 +281,14 @@ fn markdown_page(counts: &Instructions, has_chart: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::counts::tests::sample;
+    use super::counts::tests::{per_call, sample};
     use super::gungraun::tests::{summary, write_run};
     use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("qbb-instructions-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        dir
-    }
+    use crate::testing::scratch;
 
     #[test]
     fn the_files_hold_the_table_the_chart_and_how_to_reproduce() {
-        let dir = scratch("files");
+        let dir = scratch("instructions-files");
         let mut counts = sample();
         counts.source = "gungraun's summaries of callgrind (…), read back by qbb instructions \
                          --out x"
@@ -355,9 +299,8 @@ mod tests {
             written,
             ["instructions.json", "instructions.md", "instructions.svg"]
         );
-        let back: Instructions =
-            serde_json::from_str(&fs::read_to_string(dir.join("instructions.json")).unwrap())
-                .unwrap();
+        let back = Instructions::read_json(&dir.join("instructions.json"), "an instructions.json")
+            .unwrap();
         assert_eq!(back, counts);
         let md = fs::read_to_string(dir.join("instructions.md")).unwrap();
         for text in [
@@ -390,7 +333,7 @@ mod tests {
 
     #[test]
     fn gungraun_summaries_become_a_report() {
-        let dir = scratch("gungraun");
+        let dir = scratch("instructions-gungraun");
         for (function, id, ir) in [
             ("flip", "scalar", "20480"),
             ("flip", "sse2", "10240"),
@@ -399,20 +342,8 @@ mod tests {
             write_run(&dir, function, id, &summary(function, id, ir));
         }
         let counts = from_gungraun(&dir).unwrap();
-        let rows: Vec<(&str, &str, f64, Option<f64>)> = counts
-            .results
-            .iter()
-            .map(|c| {
-                (
-                    c.benchmark.as_str(),
-                    c.backend.as_str(),
-                    c.instructions_per_call,
-                    c.vs_scalar,
-                )
-            })
-            .collect();
         assert_eq!(
-            rows,
+            per_call(&counts),
             [
                 ("flip", "scalar", 20.0, Some(1.0)),
                 ("flip", "sse2", 10.0, Some(0.5)),

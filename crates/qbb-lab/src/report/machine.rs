@@ -95,15 +95,28 @@ impl Machine {
 
     /// One line for chart captions: `AMD EPYC (amd-epyc-f25m1), rustc 1.95.0, 2026-11-21`.
     pub fn caption(&self) -> String {
-        let rustc = self
-            .rustc
-            .split_whitespace()
-            .take(2)
-            .collect::<Vec<_>>()
-            .join(" ");
-        let day = self.date.split_whitespace().next().unwrap_or("");
-        format!("{} ({}), {rustc}, {day}", self.cpu, self.id)
+        format!(
+            "{} ({}), {}, {}",
+            self.cpu,
+            self.id,
+            short_compiler(&self.rustc),
+            self.day()
+        )
     }
+
+    /// The day of [`Machine::date`]: `2026-11-21`.
+    pub fn day(&self) -> &str {
+        self.date.split_whitespace().next().unwrap_or("")
+    }
+}
+
+/// A compiler as a caption names it, without its commit: `rustc 1.95.0`.
+pub fn short_compiler(rustc: &str) -> String {
+    rustc
+        .split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(target_arch = "x86_64")]

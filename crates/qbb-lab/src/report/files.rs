@@ -1,0 +1,64 @@
+//! A report's files: the folder they go to, writing them, reading a JSON file back, and the
+//! commands a page names so that a reader can reproduce it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::Report;
+use super::machine::Machine;
+
+/// The folder to write to: `--out`, or `reports/<machine-id>`; refused before any measuring if it
+/// names a file.
+pub fn out_dir(out: Option<&Path>, machine: &Machine) -> Result<PathBuf> {
+    let dir = match out {
+        Some(dir) => dir.to_path_buf(),
+        None => Path::new("reports").join(&machine.id),
+    };
+    if dir.exists() && !dir.is_dir() {
+        bail!("--out `{}` exists and is not a folder", dir.display());
+    }
+    Ok(dir)
+}
+
+/// Writes `text` to `path`, naming the file when that fails.
+pub fn write(path: &Path, text: &str) -> Result<()> {
+    fs::write(path, text).with_context(|| format!("writing `{}`", path.display()))
+}
+
+impl<R: Serialize> Report<R> {
+    /// The report as its JSON file holds it: pretty, with a final newline.
+    pub fn to_json(&self) -> Result<String> {
+        Ok(serde_json::to_string_pretty(self)? + "\n")
+    }
+}
+
+impl<R: DeserializeOwned> Report<R> {
+    /// A report read back from its JSON file; `what` names the file expected
+    /// (`a results.json`) when `path` is something else.
+    pub fn read_json(path: &Path, what: &str) -> Result<Self> {
+        let text =
+            fs::read_to_string(path).with_context(|| format!("reading `{}`", path.display()))?;
+        serde_json::from_str(&text)
+            .with_context(|| format!("`{}` is not {what} of qbb", path.display()))
+    }
+}
+
+/// The command as typed, for the files: `qbb compare --quick`.
+pub fn command_line() -> String {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    format!("qbb {}", args.join(" ")).trim_end().to_string()
+}
+
+/// The cargo command that rebuilds the lab as it was built (`flags` name the portable feature
+/// when it was on) and runs it with `args`.
+pub fn cargo_command(flags: &str, args: &str) -> String {
+    if flags.contains("portable-simd") {
+        format!("cargo +nightly run --release -p qbb-lab --features portable-simd -- {args}")
+    } else {
+        format!("cargo run --release -p qbb-lab -- {args}")
+    }
+}

@@ -1,0 +1,125 @@
+//! What the lab's two reports share. `qbb compare` and `qbb report` (nanoseconds per call) and
+//! `qbb instructions` (instructions per call) each give one figure per benchmark and backend,
+//! with its ratio to scalar's, as a terminal table, a markdown table and a ratio chart.
+//!
+//! A pipeline defines its row: a [`Subject`] (which benchmark ran on which backend) and its own
+//! figures, behind the [`Figure`] trait. Everything else is done here, once: a [`Report`] of
+//! those rows is sorted and grouped, and it fills in the ratios. [`table`] lays it out and
+//! [`chart`] draws it, and [`files`] reads and writes it. How a pipeline measures, its JSON
+//! fields and its captions stay with the pipeline.
+
+pub mod chart;
+pub mod files;
+pub mod machine;
+mod row;
+pub mod table;
+
+use std::collections::BTreeMap;
+
+use qbb::BackendKind;
+use serde::{Deserialize, Serialize};
+
+use machine::Machine;
+pub use row::{Figure, Ratio, Subject, round4};
+
+/// The backend every ratio is taken against: it runs everywhere and is the plainest code.
+pub const REFERENCE: BackendKind = BackendKind::Scalar;
+
+/// A whole report, as its JSON file holds it: the machine, where the figures come from, and one
+/// row per benchmark and backend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report<R> {
+    pub machine: Machine,
+    /// Where the figures come from: the command that measured, or the bench that counted and
+    /// the command that read the counts back.
+    pub source: String,
+    /// What one figure is.
+    pub unit: String,
+    /// The inputs.
+    pub corpus: String,
+    pub results: Vec<R>,
+}
+
+impl<R: Figure> Report<R> {
+    /// Sorts the rows (benchmark order, then backend order) and fills in each row's ratio to
+    /// the reference backend's figure of the same benchmark, when the reference was measured.
+    pub fn new(
+        machine: Machine,
+        source: String,
+        unit: String,
+        corpus: String,
+        mut results: Vec<R>,
+    ) -> Self {
+        results.sort_by_key(|r| order_key(&r.subject().benchmark, &r.subject().backend));
+        let reference: BTreeMap<String, f64> = results
+            .iter()
+            .filter(|r| r.subject().is_reference())
+            .map(|r| (r.subject().benchmark.clone(), r.value()))
+            .collect();
+        for row in &mut results {
+            let ratio = reference
+                .get(&row.subject().benchmark)
+                .map(|&reference| round4(R::RATIO.of(row.value(), reference)));
+            row.set_ratio(ratio);
+        }
+        Report {
+            machine,
+            source,
+            unit,
+            corpus,
+            results,
+        }
+    }
+
+    /// The benchmarks in order, each with its rows in backend order.
+    pub fn by_benchmark(&self) -> Vec<(&str, Vec<&R>)> {
+        let mut groups: Vec<(&str, Vec<&R>)> = Vec::new();
+        for row in &self.results {
+            let id = row.subject().benchmark.as_str();
+            match groups.last_mut() {
+                Some((last, group)) if *last == id => group.push(row),
+                _ => groups.push((id, vec![row])),
+            }
+        }
+        groups
+    }
+
+    /// The backends that appear, in backend order.
+    pub fn backends(&self) -> Vec<String> {
+        backends_in_order(self.results.iter().map(|r| r.subject().backend.as_str()))
+    }
+}
+
+/// The best row of a benchmark: the lowest finite figure, the first of equals.
+pub fn best<'a, R: Figure>(rows: &[&'a R]) -> Option<&'a R> {
+    rows.iter()
+        .copied()
+        .filter(|r| r.value().is_finite())
+        .min_by(|a, b| a.value().total_cmp(&b.value()))
+}
+
+/// Where a row goes: the order of the benchmark list (latency last), then the backend tiers.
+fn order_key(benchmark: &str, backend: &str) -> (Option<usize>, Option<BackendKind>) {
+    let bench = qbb_benches::ALL.iter().position(|b| b.id() == benchmark);
+    (bench, backend.parse().ok())
+}
+
+/// The distinct backends named, in backend order.
+pub fn backends_in_order<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut kinds: Vec<BackendKind> = names.filter_map(|n| n.parse().ok()).collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds.iter().map(|k| k.name().to_string()).collect()
+}
+
+/// The description of the benchmarks' corpus, for the files.
+pub fn corpus_description(positions: usize) -> String {
+    format!(
+        "{positions} positions: the standard and tricky perft suites, a fixed-seed draw from the \
+         random suite, and positions of random legal games played by the engine (fixed seed); \
+         one call per position"
+    )
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

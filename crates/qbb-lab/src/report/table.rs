@@ -1,0 +1,202 @@
+//! A report as a table, benchmarks down and backends across: each cell holds the figure and its
+//! ratio to scalar, and the best cell of each row is marked. The same cells feed the terminal
+//! (tabled) and the markdown page.
+
+use tabled::builder::Builder;
+use tabled::settings::object::{Columns, Object, Rows};
+use tabled::settings::{Alignment, Style};
+
+use super::machine::Machine;
+use super::{Figure, Report, best};
+
+/// The mark of the best cell of a row in the terminal table (markdown puts it in bold).
+pub const BEST: &str = "*";
+/// The mark of a cell whose backend runs another tier's code for this routine.
+pub const INHERITED: &str = "†";
+
+/// One cell, before it is written for a terminal or markdown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    pub text: String,
+    /// The best cell of its row (fastest, fewest instructions): starred or bold.
+    pub best: bool,
+}
+
+impl Cell {
+    pub fn plain(text: impl Into<String>) -> Cell {
+        Cell {
+            text: text.into(),
+            best: false,
+        }
+    }
+}
+
+/// The header and the cells of every row.
+#[derive(Debug)]
+pub struct Table {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+impl<R: Figure> Report<R> {
+    /// The table of the report: a row per benchmark, a column per backend, `-` where a backend
+    /// was not measured.
+    pub fn table(&self) -> Table {
+        let backends = self.backends();
+        let mut header = vec!["benchmark".to_string()];
+        header.extend(backends.iter().cloned());
+        let rows = self
+            .by_benchmark()
+            .into_iter()
+            .map(|(id, rows)| {
+                let best_backend = best(&rows).map(|r| r.subject().backend.as_str());
+                let mut line = vec![Cell::plain(id)];
+                line.extend(backends.iter().map(|backend| {
+                    match rows.iter().find(|r| &r.subject().backend == backend) {
+                        Some(row) => Cell {
+                            text: cell_text(*row),
+                            best: best_backend == Some(backend.as_str()) && rows.len() > 1,
+                        },
+                        None => Cell::plain("-"),
+                    }
+                }));
+                line
+            })
+            .collect();
+        Table { header, rows }
+    }
+}
+
+/// `4.10 ns 3.0×`: the figure and its ratio (left out for the reference itself), a dagger for
+/// inherited code.
+fn cell_text<R: Figure>(row: &R) -> String {
+    let subject = row.subject();
+    let mut text = row.value_text();
+    if let Some(ratio) = row.ratio().filter(|_| !subject.is_reference()) {
+        text.push_str(&format!(" {}×", R::ratio_text(ratio)));
+    }
+    if subject.is_inherited() {
+        text.push_str(INHERITED);
+    }
+    text
+}
+
+impl Table {
+    /// The table for a terminal: the best cell of each row starred, `legend` underneath.
+    pub fn terminal(&self, legend: &str) -> String {
+        let mut builder = Builder::default();
+        builder.push_record(self.header.clone());
+        for row in &self.rows {
+            builder.push_record(row.iter().map(|c| {
+                if c.best {
+                    format!("{} {BEST}", c.text)
+                } else {
+                    c.text.clone()
+                }
+            }));
+        }
+        let mut table = builder.build();
+        table
+            .with(Style::rounded())
+            .modify(Columns::new(1..).not(Rows::first()), Alignment::right());
+        format!("{table}\n{legend}\n")
+    }
+
+    /// The table in markdown: the first column left-aligned, the figures right-aligned, the
+    /// best cell of each row in bold.
+    pub fn markdown(&self) -> String {
+        let mut out = format!("| {} |\n", self.header.join(" | "));
+        out.push_str(&format!(
+            "| --- |{}\n",
+            " ---: |".repeat(self.header.len().saturating_sub(1))
+        ));
+        for row in &self.rows {
+            let texts: Vec<String> = row
+                .iter()
+                .map(|c| {
+                    if c.best {
+                        format!("**{}**", c.text)
+                    } else {
+                        c.text.clone()
+                    }
+                })
+                .collect();
+            out.push_str(&format!("| {} |\n", texts.join(" | ")));
+        }
+        out
+    }
+}
+
+/// The legend under a terminal table: what the best mark means (`fastest`, `fewest`), the
+/// inherited mark, and what `n×` divides.
+pub fn legend(best: &str, ratio: &str) -> String {
+    format!(
+        "{BEST} {best} of the row; {INHERITED} the backend runs another tier's code for this \
+         routine (see `qbb backends`); n× = {ratio}"
+    )
+}
+
+/// The markdown table of the machine. `compilers` and `conditions` are the rows in which the
+/// reports differ: the compiler (`rustc`, or one per backend) and what else bore on the run
+/// (the load, or when the runs started).
+pub fn machine_table(
+    machine: &Machine,
+    compilers: (&str, String),
+    conditions: (&str, String),
+    corpus: &str,
+) -> String {
+    let mut table = "| machine | |\n| --- | --- |\n".to_string();
+    for (key, value) in [
+        ("CPU", format!("{} ({})", machine.cpu, machine.cpu_details)),
+        ("features", machine.features.join(", ")),
+        ("missing", machine.missing_features.join(", ")),
+        compilers,
+        ("flags", machine.flags.clone()),
+        ("OS", machine.os.clone()),
+        conditions,
+        ("corpus", corpus.to_string()),
+    ] {
+        table.push_str(&format!("| {key} | {value} |\n"));
+    }
+    table
+}
+
+/// Three significant digits or so: `0.912`, `4.10`, `12.3`, `250`.
+pub fn three_digits(x: f64) -> String {
+    if x < 1.0 {
+        format!("{x:.3}")
+    } else if x < 10.0 {
+        format!("{x:.2}")
+    } else if x < 100.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.0}")
+    }
+}
+
+/// `0.52`, `3.0`, `14`.
+pub fn format_ratio(r: f64) -> String {
+    if r < 1.0 {
+        format!("{r:.2}")
+    } else if r < 10.0 {
+        format!("{r:.1}")
+    } else {
+        format!("{r:.0}")
+    }
+}
+
+/// A ratio that may be far below 1 with two significant digits (`0.62`, `0.033`, `0.0099`), as
+/// [`format_ratio`] from 1 up.
+pub fn format_fraction(r: f64) -> String {
+    if r >= 1.0 || r <= 0.0 || !r.is_finite() {
+        return format_ratio(r);
+    }
+    // Rounded to two significant digits first, so that 0.0999 reads 0.10 and 0.9999 reads 1.0.
+    let unit = 10f64.powf(r.log10().floor() - 1.0);
+    let rounded = (r / unit).round() * unit;
+    if rounded >= 1.0 {
+        return format_ratio(rounded);
+    }
+    let decimals = (1.0 - rounded.log10().floor()) as usize;
+    format!("{rounded:.decimals$}")
+}
