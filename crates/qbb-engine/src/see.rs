@@ -6,9 +6,11 @@
 //! recomputed after every capture so that sliders lined up behind one another (x-rays) join in.
 //! Pins are ignored, as usual: SEE orders and prunes moves, it does not judge legality.
 
-use qbb::{Backend, PieceSets, PieceType, Square};
+use qbb::{Backend, PieceType};
 
+use crate::movegen::RelativeSets;
 use crate::ordering::{PIECE_VALUE, victim};
+use crate::position::behind;
 use crate::{Move, Position};
 
 /// A king is never traded: it captures last, and only into an undefended square.
@@ -27,13 +29,13 @@ const FILE_H: u64 = FILE_A << 7;
 
 /// Every piece of either side that attacks `target` through `occupied`.
 #[inline(always)]
-fn attackers<B: Backend>(b: B, sets: &PieceSets, mover: u64, target: u64, occupied: u64) -> u64 {
+fn attackers<B: Backend>(b: B, sets: &RelativeSets, target: u64, occupied: u64) -> u64 {
     let empty = !occupied;
-    // Pawns attack diagonally forward: the side to move's pawns (playing up) stand below the
-    // target, the other side's above it.
+    // Pawns attack diagonally forward: our pawns (playing up) stand below the target, theirs
+    // above it.
     let below = ((target >> 7) & !FILE_A) | ((target >> 9) & !FILE_H);
     let above = ((target << 7) & !FILE_H) | ((target << 9) & !FILE_A);
-    let pawns = (below & mover | above & !mover) & sets.pawns;
+    let pawns = (below & sets.us | above & !sets.us) & sets.pawns;
     let knights = b.knight_attacks(target) & sets.knights;
     let kings = king_reach(target) & sets.kings;
     let straight = b.slider_attacks(target, 0, empty) & (sets.rooks | sets.queens);
@@ -52,15 +54,13 @@ fn king_reach(b: u64) -> u64 {
 /// recaptures on its square; 0 for a quiet move.
 #[inline(always)]
 pub fn exchange<B: Backend>(b: B, pos: &Position, mv: Move) -> i32 {
-    let quad = pos.quad();
-    let sets = b.piece_sets(quad);
-    let ours = quad.bb[0] & sets.occupied;
+    let sets = RelativeSets::new(b, pos.quad());
     let (from, to) = (mv.from(), mv.to());
     let target = to.bit();
     let mut occupied = sets.occupied ^ from.bit();
     if mv.is_en_passant() {
         // The captured pawn stands beside the capturing one, on the target's file.
-        occupied ^= Square::from_index_masked(to.index() as u32 - 8).bit();
+        occupied ^= behind(to, 8).bit();
     }
 
     let mut gains = [0i32; 32];
@@ -75,8 +75,8 @@ pub fn exchange<B: Backend>(b: B, pos: &Position, mv: Move) -> i32 {
     let mut side_is_ours = false; // the opponent recaptures first
     let mut depth = 0;
     loop {
-        let all = attackers(b, &sets, ours, target, occupied);
-        let side = if side_is_ours { ours } else { !ours };
+        let all = attackers(b, &sets, target, occupied);
+        let side = if side_is_ours { sets.us } else { !sets.us };
         let candidates = all & side;
         if candidates == 0 || depth + 1 >= gains.len() {
             break;
@@ -106,7 +106,7 @@ pub fn exchange<B: Backend>(b: B, pos: &Position, mv: Move) -> i32 {
 
 /// The least valuable piece among `candidates`, with its square's bit.
 #[inline(always)]
-fn least_valuable(sets: &PieceSets, candidates: u64) -> Option<(PieceType, u64)> {
+fn least_valuable(sets: &RelativeSets, candidates: u64) -> Option<(PieceType, u64)> {
     PieceType::ALL.into_iter().find_map(|kind| {
         let set = candidates & sets.of_type(kind);
         (set != 0).then(|| (kind, set & set.wrapping_neg()))

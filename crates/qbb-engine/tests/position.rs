@@ -112,7 +112,7 @@ fn accessors_read_the_fen() {
     let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 3 17");
     assert_eq!(p.side_to_move(), Color::Black);
     assert_eq!((p.halfmove_clock(), p.fullmove_number()), (3, 17));
-    assert!(!p.is_chess960() && !p.in_check() && p.has_non_pawn_material());
+    assert!(!p.is_chess960() && !p.in_check(qbb::Scalar) && p.has_non_pawn_material());
     // Relative squares: black to move, so its queen on e7 is seen on e2.
     assert_eq!(p.piece_on("e2".parse().unwrap()), Some(PieceType::Queen));
     assert!(p.is_ours("e2".parse().unwrap()));
@@ -424,6 +424,8 @@ impl Rng {
 /// a different technique from the engine's per-piece tables.
 fn in_check_by_fills<B: Backend>(b: B, p: &Position) -> bool {
     let s = b.piece_sets(p.quad());
+    // The quad is relative: the colour plane, the backend's "black", holds the side to move's
+    // pieces.
     let (us, them) = (s.black & s.occupied, s.white);
     let orth = (s.rooks | s.queens) & them;
     let diag = (s.bishops | s.queens) & them;
@@ -459,7 +461,7 @@ impl BackendTask for Games {
                 checked += 1;
                 assert_eq!(p.hash(), p.hash_from_scratch(b), "{}", p.to_fen());
                 assert_eq!(Position::from_fen(&p.to_fen()), Ok(p), "{}", p.to_fen());
-                assert_eq!(p.in_check(), in_check_by_fills(b, &p), "{}", p.to_fen());
+                assert_eq!(p.in_check(b), in_check_by_fills(b, &p), "{}", p.to_fen());
                 p.generate_moves(b, &mut moves);
                 assert_eq!(p.count_moves(b), moves.len() as u64);
                 p.generate_captures(b, &mut captures);
@@ -490,7 +492,7 @@ impl BackendTask for Games {
                         assert_eq!(m.captured(), captured, "{text}");
                     }
                 }
-                if !p.in_check() {
+                if !p.in_check(b) {
                     let null = p.make_null_move();
                     assert_eq!(null.hash(), null.hash_from_scratch(b));
                     if p.en_passant().is_none() {
