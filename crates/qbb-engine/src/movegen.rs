@@ -13,7 +13,9 @@
 //! Slider attacks, the slider checks and the pins come from an [`AttackSource`]: the engine's
 //! tables, or the backend's set-wise routines (see `attack_source.rs`).
 
-use qbb::{Backend, PieceType, Quad, SliderPosition, Square, Squares};
+use std::ops::Deref;
+
+use qbb::{Backend, PieceSets, PieceType, Quad, SliderPosition, Square, Squares};
 
 use crate::attack_source::{AttackSource, KingLines, TableAttacks};
 use crate::attacks::{Tables, tables};
@@ -147,53 +149,28 @@ impl<F: FnMut(Move), const QUEEN_ONLY: bool> Sink for Emitter<'_, F, QUEEN_ONLY>
 }
 
 // ANCHOR: relative_sets
-/// The piece sets of a relative quad, named for the side it is seen from ("us": the side to
-/// move, for a position's quad).
+/// The backend's piece sets of a relative quad, with the colour sets named for the side the quad
+/// is seen from: "us" (the side to move, for a position's quad) and "them". The type sets are
+/// read through [`Deref`]; `us` and `them` are the names to use for the colours.
 #[derive(Copy, Clone)]
 pub(crate) struct RelativeSets {
     pub us: u64,
     pub them: u64,
-    pub occupied: u64,
-    pub pawns: u64,
-    pub knights: u64,
-    pub bishops: u64,
-    pub rooks: u64,
-    pub queens: u64,
-    pub kings: u64,
+    sets: PieceSets,
 }
 
 impl RelativeSets {
     #[inline(always)]
     pub fn new<B: Backend>(b: B, quad: &Quad) -> RelativeSets {
         // In relative orientation the backend's "black" (plane 0) is the side to move.
-        let s = b.piece_sets(quad);
+        let sets = b.piece_sets(quad);
         RelativeSets {
-            us: s.black & s.occupied,
-            them: s.white,
-            occupied: s.occupied,
-            pawns: s.pawns,
-            knights: s.knights,
-            bishops: s.bishops,
-            rooks: s.rooks,
-            queens: s.queens,
-            kings: s.kings,
+            us: sets.black & sets.occupied,
+            them: sets.white,
+            sets,
         }
     }
     // ANCHOR_END: relative_sets
-
-    /// The squares of one piece type, both sides.
-    #[inline(always)]
-    pub fn of_type(&self, kind: PieceType) -> u64 {
-        let by_type = [
-            self.pawns,
-            self.knights,
-            self.bishops,
-            self.rooks,
-            self.queens,
-            self.kings,
-        ];
-        by_type[kind.index()]
-    }
 
     /// Is `sq` attacked by the opponent, with `occupied` blocking the rays?
     #[inline(always)]
@@ -230,6 +207,15 @@ impl RelativeSets {
     }
 }
 
+impl Deref for RelativeSets {
+    type Target = PieceSets;
+
+    #[inline(always)]
+    fn deref(&self) -> &PieceSets {
+        &self.sets
+    }
+}
+
 /// Generates every legal move of `pos` into `sink`, with attacks, checks and pins from `a`;
 /// with `CAPTURES` only captures and promotions (the sink decides which promotions it keeps).
 #[inline(always)]
@@ -241,9 +227,7 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
 ) {
     let t = tables();
     let board = RelativeSets::new(b, &pos.quad);
-    let RelativeSets {
-        us, them, occupied, ..
-    } = board;
+    let (us, them, occupied) = (board.us, board.them, board.occupied);
     let king = Square::from_index_masked((board.kings & us).trailing_zeros());
     let threats = a.threats(b, t, board.king_lines(king));
     let leapers = (t.knight[king] & board.knights & them) | (t.pawn[king] & board.pawns & them);
@@ -361,11 +345,9 @@ fn en_passant<B: Backend, A: AttackSource, S: Sink>(
     let capturers =
         ((to.bit() >> 9) & !FILE_H | (to.bit() >> 7) & !FILE_A) & board.pawns & board.us;
     for from in Squares(capturers) {
-        let after = RelativeSets {
-            occupied: board.occupied ^ from.bit() ^ victim.bit() ^ to.bit(),
-            them: board.them ^ victim.bit(),
-            ..*board
-        };
+        let mut after = *board;
+        after.sets.occupied ^= from.bit() ^ victim.bit() ^ to.bit();
+        after.them ^= victim.bit();
         if !after.attacked(b, a, t, king, after.occupied) {
             sink.en_passant(from, to);
         }
