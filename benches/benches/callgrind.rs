@@ -43,54 +43,39 @@ fn release(input: (BackendKind, Bench, Corpus)) {
     drop(input);
 }
 
+/// One counted function: a run per backend valgrind runs.
 macro_rules! counted {
-    ($( $name:ident = $id:literal ),* $(,)?) => {
-        $(
-            #[library_benchmark(setup = prepare, teardown = release)]
-            #[bench::scalar(args = (BackendKind::Scalar, $id))]
-            #[bench::swar(args = (BackendKind::Swar, $id))]
-            #[bench::sse2(args = (BackendKind::Sse2, $id))]
-            #[bench::avx2(args = (BackendKind::Avx2, $id))]
-            #[cfg_attr(
-                feature = "portable-simd",
-                bench::portable(args = (BackendKind::Portable, $id))
-            )]
-            fn $name(input: (BackendKind, Bench, Corpus)) -> (BackendKind, Bench, Corpus) {
-                one_pass(input)
-            }
-        )*
-
-        library_benchmark_group!(name = routines; benchmarks = $( $name ),*);
+    ($name:ident = $id:expr) => {
+        #[library_benchmark(setup = prepare, teardown = release)]
+        #[bench::scalar(args = (BackendKind::Scalar, $id))]
+        #[bench::swar(args = (BackendKind::Swar, $id))]
+        #[bench::sse2(args = (BackendKind::Sse2, $id))]
+        #[bench::avx2(args = (BackendKind::Avx2, $id))]
+        #[cfg_attr(
+                    feature = "portable-simd",
+                    bench::portable(args = (BackendKind::Portable, $id))
+                )]
+        fn $name(input: (BackendKind, Bench, Corpus)) -> (BackendKind, Bench, Corpus) {
+            one_pass(input)
+        }
     };
 }
 
-counted!(
-    piece_at = "piece-at",
-    set_piece = "set-piece",
-    piece_sets = "piece-sets",
-    hex_sets = "hex-sets",
-    to_mailbox = "to-mailbox",
-    from_mailbox = "from-mailbox",
-    move_delta = "move-delta",
-    flip = "flip",
-    occluded_fills = "occluded-fills",
-    slider_attacks = "slider-attacks",
-    knight_attacks = "knight-attacks",
-    checks_and_pins = "checks-and-pins",
-    weighted_popcount = "weighted-popcount",
-    nibble_add = "nibble-add",
-    nibble_sub = "nibble-sub",
-    nibble_avg = "nibble-avg",
-    to_nibble_board = "to-nibble-board",
-    from_nibble_board = "from-nibble-board",
-    to_classical = "to-classical",
-    from_classical = "from-classical",
-    to_dense = "to-dense",
-    from_dense = "from-dense",
-    hash_manino = "hash-manino",
-    hash_zobrist = "hash-zobrist",
-    piece_at_latency = "piece-at-latency",
-    flip_latency = "flip-latency",
-);
+/// Every routine of the catalogue's table, then the two latency benchmarks.
+macro_rules! counted_routines {
+    ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
+           $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
+        $( counted!($name = $id); )*
+        counted!(piece_at_latency = "piece-at-latency");
+        counted!(flip_latency = "flip-latency");
+
+        library_benchmark_group!(
+            name = routines;
+            benchmarks = $( $name, )* piece_at_latency, flip_latency
+        );
+    };
+}
+
+qbb::for_each_routine!(counted_routines);
 
 main!(library_benchmark_groups = routines);

@@ -2,10 +2,9 @@
 //! single-call latency of the routines where latency is what matters.
 
 use std::fmt;
-use std::marker::PhantomData;
 use std::str::FromStr;
 
-use qbb::{Backend, BackendError, BackendKind, BackendTask, Routine};
+use qbb::{BackendError, BackendKind, Routine};
 
 use crate::corpus::Corpus;
 use crate::kernels::{self, Kernel};
@@ -92,49 +91,34 @@ impl Bench {
     /// Runs `rounds` passes over `corpus` on backend `kind`: `rounds * corpus.len()` calls. The
     /// one dispatch happens here, outside the timed loop.
     pub fn run(self, kind: BackendKind, corpus: &Corpus, rounds: u64) -> Result<(), BackendError> {
-        macro_rules! dispatch {
-            ($( $routine:ident ),* ; $( $latency:ident => $lkernel:ident ),*) => {
-                match (self.measure, self.routine) {
-                    $( (Measure::Throughput, Routine::$routine) =>
-                        on::<kernels::$routine>(kind, corpus, rounds), )*
-                    $( (Measure::Latency, Routine::$latency) =>
-                        on::<kernels::$lkernel>(kind, corpus, rounds), )*
-                    (Measure::Latency, _) => unreachable!("`Bench::latency` is private to `ALL`"),
-                }
-            };
+        match self.measure {
+            Measure::Throughput => {
+                qbb::for_each_routine!(throughput, self.routine, kind, corpus, rounds)
+            }
+            Measure::Latency => match self.routine {
+                Routine::PieceAt => on::<kernels::PieceAtLatency>(kind, corpus, rounds),
+                Routine::Flip => on::<kernels::FlipLatency>(kind, corpus, rounds),
+                _ => unreachable!("`Bench::latency` is private to `ALL`"),
+            },
         }
-        dispatch!(
-            PieceAt, SetPiece, PieceSets, HexSets, ToMailbox, FromMailbox, MoveDelta, Flip,
-            OccludedFills, SliderAttacks, KnightAttacks, ChecksAndPins, WeightedPopcount,
-            NibbleAdd, NibbleSub, NibbleAvg, ToNibbleBoard, FromNibbleBoard, ToClassical,
-            FromClassical, ToDense, FromDense, HashManino, HashZobrist;
-            PieceAt => PieceAtLatency, Flip => FlipLatency
-        )
     }
 }
 
+/// The throughput kernel of each routine: `kernels::<Variant>`, from the catalogue's table.
+macro_rules! throughput {
+    ([$routine:expr, $kind:expr, $corpus:expr, $rounds:expr]
+     $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
+        $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
+        match $routine {
+            $( Routine::$variant => on::<kernels::$variant>($kind, $corpus, $rounds), )*
+        }
+    };
+}
+use throughput;
+
 /// Runs kernel `K` on backend `kind` inside its target-feature region.
 fn on<K: Kernel>(kind: BackendKind, corpus: &Corpus, rounds: u64) -> Result<(), BackendError> {
-    struct Task<'a, K> {
-        corpus: &'a Corpus,
-        rounds: u64,
-        kernel: PhantomData<K>,
-    }
-    impl<K: Kernel> BackendTask for Task<'_, K> {
-        type Output = ();
-        #[inline(always)]
-        fn run<B: Backend>(self, backend: B) {
-            K::run(backend, self.corpus, self.rounds)
-        }
-    }
-    qbb::run_on(
-        kind,
-        Task::<K> {
-            corpus,
-            rounds,
-            kernel: PhantomData,
-        },
-    )
+    qbb::with_backend!(kind, |b| K::run(b, corpus, rounds))
 }
 
 impl fmt::Display for Bench {

@@ -1,8 +1,9 @@
 //! The timed loops, one per benchmark, each generic over the backend.
 //!
 //! A kernel runs `rounds` passes over the corpus. It is `#[inline(always)]` and reached through
-//! [`qbb::run_on`], so the whole loop sits inside the backend's target-feature region and the
-//! routine inlines into it (DESIGN.md section 4). Every result goes through
+//! [`qbb::with_backend!`], so the whole loop sits inside the backend's target-feature region and
+//! the routine inlines into it (a `#[target_feature]` function does not inline into a caller
+//! compiled without the feature). Every result goes through
 //! [`black_box`](std::hint::black_box), and so do the input slices once per pass, so the compiler
 //! can neither drop a call nor reuse the results of the previous pass.
 

@@ -6,13 +6,10 @@
 
 use std::fmt::Debug;
 
-use crate::aspects::{MoveAspects, Special};
+use crate::aspects::Special;
 use crate::backend::{Backend, Scalar};
-use crate::king_safety::SliderPosition;
-use crate::quad::Quad;
-use crate::repr::{ClassicalBoard, DenseBoard, NibbleBoard};
 use crate::routine::Routine;
-use crate::square::Square;
+use crate::routine::types::*;
 
 /// SplitMix64: a small, fast, reproducible generator for test inputs and benchmark corpora.
 #[derive(Clone, Debug)]
@@ -170,221 +167,215 @@ impl<B: Backend> Checker<'_, B> {
         }
         Ok(cases)
     }
+}
 
-    fn check_one(
-        &self,
-        routine: Routine,
-        q: &Quad,
-        rng: &mut SplitMix64,
-    ) -> Result<(), Box<Mismatch>> {
-        let b = self.backend;
-        let s = Scalar;
-        match routine {
-            Routine::PieceAt => {
-                let sq = rng.square();
-                compare(
-                    routine,
-                    B::KIND.name(),
-                    (q, sq),
-                    s.piece_at(q, sq),
-                    b.piece_at(q, sq),
-                )
-            }
-            Routine::SetPiece => {
-                let sq = rng.square();
-                let code = rng.next_u64() as u8; // high bits must be ignored
-                let (mut want, mut got) = (*q, *q);
-                s.set_piece(&mut want, sq, code);
-                b.set_piece(&mut got, sq, code);
-                compare(routine, B::KIND.name(), (q, sq, code), want, got)
-            }
-            Routine::PieceSets => {
-                compare(routine, B::KIND.name(), q, s.piece_sets(q), b.piece_sets(q))
-            }
-            Routine::HexSets => compare(routine, B::KIND.name(), q, s.hex_sets(q), b.hex_sets(q)),
-            Routine::ToMailbox => {
-                compare(routine, B::KIND.name(), q, s.to_mailbox(q), b.to_mailbox(q))
-            }
-            Routine::FromMailbox => {
-                let mut m = s.to_mailbox(q);
-                if rng.below(2) == 0 {
-                    // Bytes above 15: only the low nibble counts.
-                    for byte in m.0.iter_mut() {
-                        *byte |= (rng.next_u64() as u8) & 0xF0;
-                    }
+// ANCHOR: check_one
+/// `Checker::check_one`, from the catalogue's table: for each routine, draw its arguments from
+/// the quad (each by its type and name, see [`Sample`]), call scalar and the backend on copies of
+/// them, and compare the results and the arguments afterwards (a `&mut` argument is an output).
+macro_rules! check_one {
+    ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
+           $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
+        impl<B: Backend> Checker<'_, B> {
+            fn check_one(
+                &self,
+                routine: Routine,
+                q: &Quad,
+                rng: &mut SplitMix64,
+            ) -> Result<(), Box<Mismatch>> {
+                match routine {
+                    $(
+                        Routine::$variant => {
+                            $( let $arg = <<$ty as Param>::Owned as Sample>::sample(
+                                rng, q, stringify!($arg),
+                            ); )*
+                            let expected = {
+                                $( let mut $arg = $arg; )*
+                                let out = Scalar.$name($( <$ty as Param>::pass(&mut $arg) ),*);
+                                (out, $($arg),*)
+                            };
+                            let got = {
+                                $( let mut $arg = $arg; )*
+                                let out = self.backend.$name($( <$ty as Param>::pass(&mut $arg) ),*);
+                                (out, $($arg),*)
+                            };
+                            compare(routine, B::KIND.name(), ($($arg,)*), expected, got)
+                        }
+                    )*
                 }
-                compare(
-                    routine,
-                    B::KIND.name(),
-                    m,
-                    s.from_mailbox(&m),
-                    b.from_mailbox(&m),
-                )
             }
-            Routine::MoveDelta => {
-                let m = random_aspects(rng);
-                compare(
-                    routine,
-                    B::KIND.name(),
-                    m,
-                    s.move_delta(&m),
-                    b.move_delta(&m),
-                )
+        }
+    };
+}
+// ANCHOR_END: check_one
+
+crate::for_each_routine!(check_one);
+
+/// How a routine takes an argument of this type: the value the checker owns, and how it is
+/// passed (by value, by reference, or by mutable reference).
+trait Param {
+    type Owned: Sample + Copy + PartialEq + Debug + 'static;
+    type Passed<'a>;
+    fn pass(owned: &mut Self::Owned) -> Self::Passed<'_>;
+}
+
+impl<T: Sample + Copy + PartialEq + Debug + 'static> Param for &T {
+    type Owned = T;
+    type Passed<'a> = &'a T;
+    fn pass(owned: &mut T) -> &T {
+        owned
+    }
+}
+
+impl<T: Sample + Copy + PartialEq + Debug + 'static> Param for &mut T {
+    type Owned = T;
+    type Passed<'a> = &'a mut T;
+    fn pass(owned: &mut T) -> &mut T {
+        owned
+    }
+}
+
+macro_rules! by_value {
+    ($($t:ty),*) => {$(
+        impl Param for $t {
+            type Owned = $t;
+            type Passed<'a> = $t;
+            fn pass(owned: &mut $t) -> $t {
+                *owned
             }
-            Routine::Flip => compare(routine, B::KIND.name(), q, s.flip(q), b.flip(q)),
-            Routine::OccludedFills => {
-                let empty = empty_for(q, rng);
-                compare(
-                    routine,
-                    B::KIND.name(),
-                    (q, empty),
-                    s.occluded_fills(q, empty),
-                    b.occluded_fills(q, empty),
-                )
+        }
+    )*};
+}
+by_value!(u8, u64, Square);
+
+/// An argument drawn for one case, from the case's quad (a real position or a random quad) and
+/// the generator; `name` is the parameter's name in the table, for types whose meaning depends
+/// on it (a `u64` is a set of empty squares, of sliders, of knights, or a hash state).
+trait Sample: Sized {
+    fn sample(rng: &mut SplitMix64, q: &Quad, name: &str) -> Self;
+}
+
+impl Sample for Quad {
+    fn sample(_: &mut SplitMix64, q: &Quad, _: &str) -> Quad {
+        *q
+    }
+}
+
+impl Sample for Square {
+    fn sample(rng: &mut SplitMix64, _: &Quad, _: &str) -> Square {
+        rng.square()
+    }
+}
+
+impl Sample for u8 {
+    /// A piece code with random high bits, which must be ignored.
+    fn sample(rng: &mut SplitMix64, _: &Quad, _: &str) -> u8 {
+        rng.next_u64() as u8
+    }
+}
+
+impl Sample for u64 {
+    fn sample(rng: &mut SplitMix64, q: &Quad, name: &str) -> u64 {
+        let sets = Scalar.piece_sets(q);
+        let from_position = rng.below(4) != 0;
+        match name {
+            "empty" => empty_for(q, rng),
+            "orth" if from_position => sets.rooks | sets.queens,
+            "diag" if from_position => sets.bishops | sets.queens,
+            "knights" if from_position => sets.knights,
+            "knights" => q.bb[rng.below(4) as usize],
+            "orth" | "diag" => rng.sparse_any(),
+            _ => rng.next_u64(),
+        }
+    }
+}
+
+impl Sample for Mailbox {
+    /// The quad's mailbox, half the time with random high nibbles (only the low nibble counts).
+    fn sample(rng: &mut SplitMix64, q: &Quad, _: &str) -> Mailbox {
+        let mut m = Scalar.to_mailbox(q);
+        if rng.below(2) == 0 {
+            for byte in m.0.iter_mut() {
+                *byte |= (rng.next_u64() as u8) & 0xF0;
             }
-            Routine::SliderAttacks => {
-                let sets = s.piece_sets(q);
-                let (orth, diag) = (sets.rooks | sets.queens, sets.bishops | sets.queens);
-                let empty = empty_for(q, rng);
-                compare(
-                    routine,
-                    B::KIND.name(),
-                    (orth, diag, empty),
-                    s.slider_attacks(orth, diag, empty),
-                    b.slider_attacks(orth, diag, empty),
-                )
+        }
+        m
+    }
+}
+
+impl Sample for MoveAspects {
+    fn sample(rng: &mut SplitMix64, _: &Quad, _: &str) -> MoveAspects {
+        random_aspects(rng)
+    }
+}
+
+impl Sample for SliderPosition {
+    fn sample(rng: &mut SplitMix64, q: &Quad, _: &str) -> SliderPosition {
+        slider_position(q, rng)
+    }
+}
+
+impl Sample for [u64; 8] {
+    /// The quad's planes and four random sets of falling density.
+    fn sample(rng: &mut SplitMix64, q: &Quad, _: &str) -> [u64; 8] {
+        std::array::from_fn(|i| {
+            if i < 4 {
+                q.bb[i]
+            } else {
+                rng.sparse(i as u32 - 4)
             }
-            Routine::KnightAttacks => {
-                let knights = if rng.below(2) == 0 {
-                    s.piece_sets(q).knights
-                } else {
-                    q.bb[rng.below(4) as usize]
-                };
-                compare(
-                    routine,
-                    B::KIND.name(),
-                    knights,
-                    s.knight_attacks(knights),
-                    b.knight_attacks(knights),
-                )
+        })
+    }
+}
+
+impl Sample for [i16; 8] {
+    /// Weights over the full range, the extremes, and the range evaluation uses.
+    fn sample(rng: &mut SplitMix64, _: &Quad, _: &str) -> [i16; 8] {
+        std::array::from_fn(|_| match rng.below(3) {
+            0 => rng.next_u64() as i16,
+            1 => [i16::MIN, i16::MAX, -1, 0][rng.below(4) as usize],
+            _ => (rng.below(2001) as i16) - 1000,
+        })
+    }
+}
+
+impl Sample for NibbleBoard {
+    /// A transposed quad or a quad's raw bytes; the second operand `b` of the nibble arithmetic
+    /// comes from a fresh random quad.
+    fn sample(rng: &mut SplitMix64, q: &Quad, name: &str) -> NibbleBoard {
+        let source = if name == "b" { rng.quad() } else { *q };
+        if rng.below(2) == 0 {
+            Scalar.to_nibble_board(&source)
+        } else {
+            NibbleBoard(std::array::from_fn(|i| {
+                (source.bb[i / 8] >> (8 * (i % 8))) as u8
+            }))
+        }
+    }
+}
+
+impl Sample for ClassicalBoard {
+    /// The quad's twelve sets, or twelve unrelated random sets.
+    fn sample(rng: &mut SplitMix64, q: &Quad, _: &str) -> ClassicalBoard {
+        if rng.below(2) == 0 {
+            Scalar.to_classical(q)
+        } else {
+            ClassicalBoard {
+                bb: std::array::from_fn(|_| rng.sparse_any()),
             }
-            Routine::ChecksAndPins => {
-                let p = slider_position(q, rng);
-                compare(
-                    routine,
-                    B::KIND.name(),
-                    p,
-                    s.checks_and_pins(&p),
-                    b.checks_and_pins(&p),
-                )
+        }
+    }
+}
+
+impl Sample for DenseBoard {
+    /// The quad's eight sets, or eight unrelated random sets.
+    fn sample(rng: &mut SplitMix64, q: &Quad, _: &str) -> DenseBoard {
+        if rng.below(2) == 0 {
+            Scalar.to_dense(q)
+        } else {
+            DenseBoard {
+                bb: std::array::from_fn(|_| rng.sparse_any()),
             }
-            Routine::WeightedPopcount => {
-                let sets: [u64; 8] = std::array::from_fn(|i| {
-                    if i < 4 {
-                        q.bb[i]
-                    } else {
-                        rng.sparse(i as u32 - 4)
-                    }
-                });
-                let weights: [i16; 8] = std::array::from_fn(|_| match rng.below(3) {
-                    0 => rng.next_u64() as i16, // the full range, extremes included
-                    1 => [i16::MIN, i16::MAX, -1, 0][rng.below(4) as usize],
-                    _ => (rng.below(2001) as i16) - 1000,
-                });
-                compare(
-                    routine,
-                    B::KIND.name(),
-                    (sets, weights),
-                    s.weighted_popcount(&sets, &weights),
-                    b.weighted_popcount(&sets, &weights),
-                )
-            }
-            Routine::NibbleAdd | Routine::NibbleSub | Routine::NibbleAvg => {
-                let x = s.to_nibble_board(q);
-                let y = s.to_nibble_board(&rng.quad());
-                let (want, got) = match routine {
-                    Routine::NibbleAdd => (s.nibble_add(&x, &y), b.nibble_add(&x, &y)),
-                    Routine::NibbleSub => (s.nibble_sub(&x, &y), b.nibble_sub(&x, &y)),
-                    _ => (s.nibble_avg(&x, &y), b.nibble_avg(&x, &y)),
-                };
-                compare(routine, B::KIND.name(), (x, y), want, got)
-            }
-            Routine::ToNibbleBoard => compare(
-                routine,
-                B::KIND.name(),
-                q,
-                s.to_nibble_board(q),
-                b.to_nibble_board(q),
-            ),
-            Routine::FromNibbleBoard => {
-                let nb = NibbleBoard(std::array::from_fn(|i| {
-                    (q.bb[i / 8] >> (8 * (i % 8))) as u8
-                }));
-                compare(
-                    routine,
-                    B::KIND.name(),
-                    nb,
-                    s.from_nibble_board(&nb),
-                    b.from_nibble_board(&nb),
-                )
-            }
-            Routine::ToClassical => compare(
-                routine,
-                B::KIND.name(),
-                q,
-                s.to_classical(q),
-                b.to_classical(q),
-            ),
-            Routine::FromClassical => {
-                let board = if rng.below(2) == 0 {
-                    s.to_classical(q)
-                } else {
-                    ClassicalBoard {
-                        bb: std::array::from_fn(|_| rng.sparse_any()),
-                    }
-                };
-                compare(
-                    routine,
-                    B::KIND.name(),
-                    board,
-                    s.from_classical(&board),
-                    b.from_classical(&board),
-                )
-            }
-            Routine::ToDense => compare(routine, B::KIND.name(), q, s.to_dense(q), b.to_dense(q)),
-            Routine::FromDense => {
-                let board = if rng.below(2) == 0 {
-                    s.to_dense(q)
-                } else {
-                    DenseBoard {
-                        bb: std::array::from_fn(|_| rng.sparse_any()),
-                    }
-                };
-                compare(
-                    routine,
-                    B::KIND.name(),
-                    board,
-                    s.from_dense(&board),
-                    b.from_dense(&board),
-                )
-            }
-            Routine::HashManino => {
-                let state = rng.next_u64();
-                compare(
-                    routine,
-                    B::KIND.name(),
-                    (q, state),
-                    s.hash_manino(q, state),
-                    b.hash_manino(q, state),
-                )
-            }
-            Routine::HashZobrist => compare(
-                routine,
-                B::KIND.name(),
-                q,
-                s.hash_zobrist(q),
-                b.hash_zobrist(q),
-            ),
         }
     }
 }

@@ -8,17 +8,12 @@
 //! [`Swar`], `Sse2`, `Avx2`, `Avx512` and, on nightly, `Portable`.
 //!
 //! ```
-//! use qbb::{Backend, BackendKind, BackendTask, Quad, Square};
+//! use qbb::{Backend, BackendKind, Quad, Square};
 //!
-//! struct WhiteKing;
-//! impl BackendTask for WhiteKing {
-//!     type Output = u8;
-//!     fn run<B: Backend>(self, backend: B) -> u8 {
-//!         backend.piece_at(&Quad::start_position(), Square::E1)
-//!     }
-//! }
 //! let kind = BackendKind::detect_best();
-//! assert_eq!(qbb::run_on(kind, WhiteKing).unwrap(), 0b1100);
+//! // Dispatch once: the closure runs inside the backend's target features.
+//! let code = qbb::with_backend!(kind, |b| b.piece_at(&Quad::start_position(), Square::E1));
+//! assert_eq!(code.unwrap(), 0b1100);
 //! ```
 
 #![cfg_attr(feature = "portable-simd", feature(portable_simd))]

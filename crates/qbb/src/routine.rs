@@ -1,16 +1,179 @@
-//! The routine catalogue: every technique that every backend implements, one entry per method of
-//! [`Backend`](crate::Backend), each tagged with its row in the catalogue of DESIGN.md section 3.
+//! The routine catalogue: every technique that every backend implements, one row per method of
+//! [`Backend`](crate::Backend), each tagged with its row (1..=17) in the catalogue of techniques
+//! that the book's chapters follow.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::backend::BackendKind;
 
-macro_rules! routines {
-    ($( $variant:ident = $id:literal, row $row:literal, $title:literal; )*) => {
+// ANCHOR: table
+/// The routine catalogue, written once: every other list of routines is generated from it.
+///
+/// Each row gives the routine's row in the catalogue (1..=17), the module that holds it in every
+/// backend folder, its [`Routine`] variant, its id (command line, JSON, benchmark names), a short
+/// title, and the [`Backend`](crate::Backend) method with its documentation.
+///
+/// `for_each_routine!(callback)` expands to `callback! { [] rows }`, and
+/// `for_each_routine!(callback, tokens)` to `callback! { [tokens] rows }`, where each row reads
+///
+/// ```text
+/// $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal, $title:literal:
+/// fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;
+/// ```
+///
+/// The types in the signatures are those of [`routine::types`](crate::routine::types); the
+/// callback's module imports them.
+#[macro_export]
+macro_rules! for_each_routine {
+    ($callback:ident $(, $($extra:tt)*)?) => {
+        $callback! {
+            [$($($extra)*)?]
+
+            // ---- 1, 2: one square ----------------------------------------------------------
+
+            /// The nibble of `sq` (the article's `getPiece`).
+            row 1, square, PieceAt = "piece-at", "piece at square":
+            fn piece_at(quad: &Quad, sq: Square) -> u8;
+
+            /// Write `code & 15` into the nibble of `sq` (code 0 clears the square).
+            row 2, square, SetPiece = "set-piece", "set / clear a square":
+            fn set_piece(quad: &mut Quad, sq: Square, code: u8);
+
+            // ---- 3, 4: sets ----------------------------------------------------------------
+
+            /// The disjoint piece sets of the article (see [`PieceSets`] for the formulas).
+            row 3, sets, PieceSets = "piece-sets", "disjoint piece sets":
+            fn piece_sets(quad: &Quad) -> PieceSets;
+
+            /// The 16 sets of `quad2hexBB`: set `c` holds the squares whose nibble is `c`.
+            row 4, sets, HexSets = "hex-sets", "quad -> 16 sets":
+            fn hex_sets(quad: &Quad) -> HexSets;
+
+            // ---- 5, 6: mailbox -------------------------------------------------------------
+
+            /// Byte `s` = the nibble of square `s` (`quadBB2Board`).
+            row 5, mailbox, ToMailbox = "to-mailbox", "quad -> mailbox":
+            fn to_mailbox(quad: &Quad) -> Mailbox;
+
+            /// The inverse of 5; only the low nibble of each byte is read.
+            row 6, mailbox, FromMailbox = "from-mailbox", "mailbox -> quad":
+            fn from_mailbox(mailbox: &Mailbox) -> Quad;
+
+            // ---- 7, 8: make/unmake and flip ------------------------------------------------
+
+            /// The delta quad of a move: the xor of its aspects (the piece leaving `from`, the
+            /// piece or its promotion arriving on `to`, the captured piece leaving its square, the
+            /// castling rook). `quad ^ delta` makes the move; xor-ing the delta again unmakes it.
+            row 7, moves, MoveDelta = "move-delta", "make/unmake delta":
+            fn move_delta(aspects: &MoveAspects) -> Quad;
+
+            /// The colour flip: mirror all planes vertically (byte swap) and toggle the colour bit
+            /// of every occupied square (type bits not all zero).
+            row 8, moves, Flip = "flip", "colour flip":
+            fn flip(quad: &Quad) -> Quad;
+
+            // ---- 9..12: fills and attacks --------------------------------------------------
+
+            /// Kogge-Stone occluded fills of four generator sets at once, in all eight
+            /// directions: `out[d.index()]` holds, per plane, the generators plus the squares they
+            /// reach through `empty` in direction `d` (blockers excluded, no wrap around the
+            /// board's edges).
+            row 9, fills, OccludedFills = "occluded-fills", "occluded fill, 8 directions":
+            fn occluded_fills(generators: &Quad, empty: u64) -> [Quad; 8];
+
+            /// The union of the ray attacks of the rook-wise sliders `orth` in the four orthogonal
+            /// directions and the bishop-wise sliders `diag` in the four diagonal ones; rays stop
+            /// at (and include) the first square not in `empty`.
+            row 10, attacks, SliderAttacks = "slider-attacks", "sliding attacks of a set":
+            fn slider_attacks(orth: u64, diag: u64, empty: u64) -> u64;
+
+            /// The squares attacked by any knight of `knights`.
+            row 11, attacks, KnightAttacks = "knight-attacks", "knight attacks of a set":
+            fn knight_attacks(knights: u64) -> u64;
+
+            /// Checks and pins of both kings by Isenberg's coding; `out[i]` is about the king of
+            /// side `i` of the position (see [`KingSafety`] for the exact sets).
+            row 12, attacks, ChecksAndPins = "checks-and-pins", "checks and pins":
+            fn checks_and_pins(position: &SliderPosition) -> [KingSafety; 2];
+
+            // ---- 13, 14, 15: counting and nibbles ------------------------------------------
+
+            /// `sum popcount(sets[i]) * weights[i]` (`popCountWeight8`).
+            row 13, counting, WeightedPopcount = "weighted-popcount", "weighted popcount":
+            fn weighted_popcount(sets: &[u64; 8], weights: &[i16; 8]) -> i32;
+
+            /// Lane-wise `a + b` mod 16 of 64 nibbles, carries never crossing lanes.
+            row 14, nibbles, NibbleAdd = "nibble-add", "SWAR nibble add":
+            fn nibble_add(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard;
+
+            /// Lane-wise `a - b` mod 16.
+            row 14, nibbles, NibbleSub = "nibble-sub", "SWAR nibble sub":
+            fn nibble_sub(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard;
+
+            /// Lane-wise `(a + b) / 2`, rounded down, without overflow.
+            row 14, nibbles, NibbleAvg = "nibble-avg", "SWAR nibble average":
+            fn nibble_avg(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard;
+
+            /// The vertical nibbles of the quad laid out horizontally: a bit transpose.
+            row 15, nibbles, ToNibbleBoard = "to-nibble-board", "quad -> nibble board":
+            fn to_nibble_board(quad: &Quad) -> NibbleBoard;
+
+            /// The inverse of `to_nibble_board`.
+            row 15, nibbles, FromNibbleBoard = "from-nibble-board", "nibble board -> quad":
+            fn from_nibble_board(board: &NibbleBoard) -> Quad;
+
+            // ---- 16: other representations -------------------------------------------------
+
+            /// The classical twelve bitboards (codes 2..=13; see [`ClassicalBoard`]).
+            row 16, boards, ToClassical = "to-classical", "quad -> 12 bitboards":
+            fn to_classical(quad: &Quad) -> ClassicalBoard;
+
+            /// Plane `p` = the union of the sets whose piece code has bit `p` (any input).
+            row 16, boards, FromClassical = "from-classical", "12 bitboards -> quad":
+            fn from_classical(board: &ClassicalBoard) -> Quad;
+
+            /// The denser board of two colour and six type sets (see [`DenseBoard`]).
+            row 16, boards, ToDense = "to-dense", "quad -> 2+6 bitboards":
+            fn to_dense(quad: &Quad) -> DenseBoard;
+
+            /// Plane 0 = `black & (types)`, plane `p > 0` = the union of the type sets whose type
+            /// has bit `p - 1` (any input; the white set is implied).
+            row 16, boards, FromDense = "from-dense", "2+6 bitboards -> quad":
+            fn from_dense(board: &DenseBoard) -> Quad;
+
+            // ---- 17: hashing ---------------------------------------------------------------
+
+            /// Manino's hash from scratch:
+            /// `state * C ^ xor_i (lo32(bb[i]) * A[i] ^ hi32(bb[i]) * B[i])`, with the constants
+            /// of [`crate::hash`].
+            row 17, hash, HashManino = "hash-manino", "Manino hash from scratch":
+            fn hash_manino(quad: &Quad, state: u64) -> u64;
+
+            /// Zobrist from scratch: the xor of `ZOBRIST[nibble][square]` over all squares.
+            row 17, hash, HashZobrist = "hash-zobrist", "Zobrist hash from scratch":
+            fn hash_zobrist(quad: &Quad) -> u64;
+        }
+    };
+}
+// ANCHOR_END: table
+
+/// The types the routines' signatures use, for the modules that expand [`for_each_routine!`].
+pub mod types {
+    pub use crate::aspects::MoveAspects;
+    pub use crate::king_safety::{KingSafety, SliderPosition};
+    pub use crate::quad::Quad;
+    pub use crate::repr::{ClassicalBoard, DenseBoard, HexSets, Mailbox, NibbleBoard, PieceSets};
+    pub use crate::square::Square;
+}
+
+/// The [`Routine`] enum and its tables, from the catalogue.
+macro_rules! routine_enum {
+    ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
+           $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
         /// One routine of the catalogue.
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Routine { $( $variant, )* }
+        pub enum Routine { $( #[doc = concat!("`", stringify!($name), "`: ", $title, ".")] $variant, )* }
 
         impl Routine {
             pub const ALL: &'static [Routine] = &[ $( Routine::$variant, )* ];
@@ -29,36 +192,22 @@ macro_rules! routines {
             pub const fn title(self) -> &'static str {
                 match self { $( Routine::$variant => $title, )* }
             }
+
+            /// The [`Backend`](crate::Backend) method, which is also the function's name in the
+            /// backend's module.
+            pub const fn method(self) -> &'static str {
+                match self { $( Routine::$variant => stringify!($name), )* }
+            }
+
+            /// The module of every backend folder that holds the routine.
+            pub const fn module(self) -> &'static str {
+                match self { $( Routine::$variant => stringify!($module), )* }
+            }
         }
     };
 }
 
-routines! {
-    PieceAt = "piece-at", row 1, "piece at square";
-    SetPiece = "set-piece", row 2, "set / clear a square";
-    PieceSets = "piece-sets", row 3, "disjoint piece sets";
-    HexSets = "hex-sets", row 4, "quad -> 16 sets";
-    ToMailbox = "to-mailbox", row 5, "quad -> mailbox";
-    FromMailbox = "from-mailbox", row 6, "mailbox -> quad";
-    MoveDelta = "move-delta", row 7, "make/unmake delta";
-    Flip = "flip", row 8, "colour flip";
-    OccludedFills = "occluded-fills", row 9, "occluded fill, 8 directions";
-    SliderAttacks = "slider-attacks", row 10, "sliding attacks of a set";
-    KnightAttacks = "knight-attacks", row 11, "knight attacks of a set";
-    ChecksAndPins = "checks-and-pins", row 12, "checks and pins";
-    WeightedPopcount = "weighted-popcount", row 13, "weighted popcount";
-    NibbleAdd = "nibble-add", row 14, "SWAR nibble add";
-    NibbleSub = "nibble-sub", row 14, "SWAR nibble sub";
-    NibbleAvg = "nibble-avg", row 14, "SWAR nibble average";
-    ToNibbleBoard = "to-nibble-board", row 15, "quad -> nibble board";
-    FromNibbleBoard = "from-nibble-board", row 15, "nibble board -> quad";
-    ToClassical = "to-classical", row 16, "quad -> 12 bitboards";
-    FromClassical = "from-classical", row 16, "12 bitboards -> quad";
-    ToDense = "to-dense", row 16, "quad -> 2+6 bitboards";
-    FromDense = "from-dense", row 16, "2+6 bitboards -> quad";
-    HashManino = "hash-manino", row 17, "Manino hash from scratch";
-    HashZobrist = "hash-zobrist", row 17, "Zobrist hash from scratch";
-}
+crate::for_each_routine!(routine_enum);
 
 impl fmt::Display for Routine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use qbb::conformance::SplitMix64;
 use qbb::{
-    Backend, BackendKind, BackendTask, Color, KingSafety, MoveAspects, Piece, PieceType, Quad,
-    Scalar, SliderPosition, Special, Square,
+    Backend, BackendKind, Color, KingSafety, MoveAspects, Piece, PieceType, Quad, Scalar,
+    SliderPosition, Special, Square,
 };
 use qbb_corpus::Suite;
 
@@ -26,10 +26,9 @@ fn suite_quads(suite: Suite) -> Vec<Quad> {
         .collect()
 }
 
-/// Runs `task` on the backend that run-time selection picks (`QBB_BACKEND` forces one).
-fn on_selected<T: BackendTask>(task: T) -> T::Output {
-    let kind = BackendKind::selected().expect("QBB_BACKEND names an available backend");
-    qbb::run_on(kind, task).expect("the selected backend runs")
+/// The backend that run-time selection picks (`QBB_BACKEND` forces one).
+fn selected() -> BackendKind {
+    BackendKind::selected().expect("QBB_BACKEND names an available backend")
 }
 
 // ---- Chapter 7: make and unmake by xor ----------------------------------------------------------
@@ -83,24 +82,17 @@ fn chapter_07_castling_deltas() {
 
 #[test]
 fn chapter_08_flip_is_an_involution() {
-    struct Involution(Vec<Quad>);
-    impl BackendTask for Involution {
-        type Output = Option<Quad>;
-        fn run<B: Backend>(self, b: B) -> Option<Quad> {
-            let mut rng = SplitMix64(0x0008);
-            let random = (0..100_000).map(|_| rng.quad());
-            self.0
-                .into_iter()
-                .chain(random)
-                .find(|q| b.flip(&b.flip(q)) != *q)
-        }
-    }
-    let positions = Suite::ALL.iter().flat_map(|&s| suite_quads(s)).collect();
-    assert_eq!(
-        on_selected(Involution(positions)),
-        None,
-        "flip(flip(q)) == q"
-    );
+    let positions: Vec<Quad> = Suite::ALL.iter().flat_map(|&s| suite_quads(s)).collect();
+    let counterexample = qbb::with_backend!(selected(), |b| {
+        let mut rng = SplitMix64(0x0008);
+        let random = (0..100_000).map(|_| rng.quad());
+        positions
+            .iter()
+            .copied()
+            .chain(random)
+            .find(|q| b.flip(&b.flip(q)) != *q)
+    });
+    assert_eq!(counterexample.unwrap(), None, "flip(flip(q)) == q");
 
     // The answer to the question of the chapter: code 0001B keeps its colour bit (the square is
     // not occupied), and only moves to the mirrored square.
@@ -118,13 +110,6 @@ const PINS_IN_THE_PICTURE: [[&[&str]; 4]; 2] =
 
 #[test]
 fn chapter_12_pins_in_the_picture() {
-    struct Safety(SliderPosition);
-    impl BackendTask for Safety {
-        type Output = [KingSafety; 2];
-        fn run<B: Backend>(self, b: B) -> [KingSafety; 2] {
-            b.checks_and_pins(&self.0)
-        }
-    }
     let q = Quad::from_placement("4k3/8/2N1r3/8/Qb6/2N5/4B3/R3K2R").expect("the picture");
     let s = Scalar.piece_sets(&q);
     let by_color = |set: u64| [set & s.white, set & s.black];
@@ -134,7 +119,7 @@ fn chapter_12_pins_in_the_picture() {
         diag: by_color(s.bishops | s.queens),
         pieces: [s.white, s.black],
     };
-    let got = on_selected(Safety(position));
+    let got = qbb::with_backend!(selected(), |b| b.checks_and_pins(&position)).unwrap();
     for (color, answer) in ["white", "black"].into_iter().zip(PINS_IN_THE_PICTURE) {
         let k = got[usize::from(color == "black")];
         let want = KingSafety {
@@ -182,29 +167,24 @@ fn chapter_14_saturating_nibble_add() {
 
 #[test]
 fn chapter_17_every_move_changes_both_keys() {
-    struct Keys(Vec<Quad>);
-    impl BackendTask for Keys {
-        type Output = Result<(), String>;
-        fn run<B: Backend>(self, b: B) -> Result<(), String> {
-            for q in self.0 {
-                let mut manino = HashSet::new();
-                let mut zobrist = HashSet::new();
-                let mut neighbours = vec![q];
-                let occupied = q.occupied();
-                for from in Square::all().filter(|s| occupied & s.bit() != 0) {
-                    for to in Square::all().filter(|s| occupied & s.bit() == 0) {
-                        let m = MoveAspects::quiet(from, to, q.nibble(from));
-                        neighbours.push(q ^ b.move_delta(&m));
-                    }
-                }
-                for n in &neighbours {
-                    if !manino.insert(b.hash_manino(n, 0)) || !zobrist.insert(b.hash_zobrist(n)) {
-                        return Err(format!("a key repeats near {}", q.to_placement()));
-                    }
+    let positions = suite_quads(Suite::Standard);
+    let repeat = qbb::with_backend!(selected(), |b| {
+        positions.iter().find_map(|&q| {
+            let mut manino = HashSet::new();
+            let mut zobrist = HashSet::new();
+            let mut neighbours = vec![q];
+            let occupied = q.occupied();
+            for from in Square::all().filter(|s| occupied & s.bit() != 0) {
+                for to in Square::all().filter(|s| occupied & s.bit() == 0) {
+                    let m = MoveAspects::quiet(from, to, q.nibble(from));
+                    neighbours.push(q ^ b.move_delta(&m));
                 }
             }
-            Ok(())
-        }
-    }
-    assert_eq!(on_selected(Keys(suite_quads(Suite::Standard))), Ok(()));
+            neighbours
+                .iter()
+                .any(|n| !manino.insert(b.hash_manino(n, 0)) || !zobrist.insert(b.hash_zobrist(n)))
+                .then(|| format!("a key repeats near {}", q.to_placement()))
+        })
+    });
+    assert_eq!(repeat.unwrap(), None);
 }

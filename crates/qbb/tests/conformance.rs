@@ -2,7 +2,7 @@
 //! random inputs per routine. Adding a backend is one `conformance!` line.
 
 use qbb::conformance::{Config, check_backend};
-use qbb::{Backend, BackendKind, BackendTask, Quad};
+use qbb::{Backend, BackendKind, Quad};
 use qbb_corpus::Suite;
 
 fn positions() -> Vec<Quad> {
@@ -77,28 +77,30 @@ conformance!(avx512, qbb::Avx512);
 conformance!(portable, qbb::Portable);
 // ANCHOR_END: conformance_lines
 
-/// The backend that run-time selection picks (or that `QBB_BACKEND` forces) runs through `run_on`,
-/// the path the lab and the engine take, and is really the one that ran.
+/// The backend that run-time selection picks (or that `QBB_BACKEND` forces) runs through
+/// `with_backend!`, the path the lab and the engine take, and is really the one that ran.
 #[test]
 fn selected_backend_runs_through_dispatch() {
-    struct Check(Vec<Quad>);
-    impl BackendTask for Check {
-        type Output = BackendKind;
-        fn run<B: Backend>(self, backend: B) -> BackendKind {
-            let config = Config {
-                random_cases: config().random_cases.min(20_000),
-                ..Config::default()
-            };
-            check_backend(backend, &self.0, &config).unwrap_or_else(|m| panic!("{m}"));
-            B::KIND
-        }
-    }
     let kind = BackendKind::selected().expect("QBB_BACKEND names an available backend");
-    let ran = qbb::run_on(kind, Check(positions())).expect("the selected backend runs");
+    let positions = positions();
+    let config = Config {
+        random_cases: config().random_cases.min(20_000),
+        ..Config::default()
+    };
+    let ran = qbb::with_backend!(kind, |b| {
+        check_backend(b, &positions, &config).unwrap_or_else(|m| panic!("{m}"));
+        kind_of(b)
+    })
+    .expect("the selected backend runs");
     assert_eq!(ran, kind);
     if let Ok(Some(forced)) = BackendKind::from_env() {
         assert_eq!(ran, forced, "QBB_BACKEND was honoured");
     }
+}
+
+/// The kind of the token the job received.
+fn kind_of<B: Backend>(_: B) -> BackendKind {
+    B::KIND
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The backend trait that every routine of the catalogue goes through, the backends, and run-time
 //! selection.
 //!
-//! Two rules make SIMD both safe and fast here (DESIGN.md section 4):
+//! Two rules make SIMD both safe and fast here:
 //!
 //! 1. **A backend value is proof that the CPU has its instructions.** Each backend is a zero-sized
 //!    token whose only public constructor, `new() -> Option<Self>`, checks the CPU first; so its
@@ -9,19 +9,21 @@
 //! 2. **Dispatch once, at the top.** A `#[target_feature]` function is not inlined into a caller
 //!    compiled without that feature. [`Backend::with_features`] runs a whole job (a benchmark loop, a
 //!    perft, a search) inside one function compiled with the backend's features, and everything below
-//!    it (`#[inline]` routines, generic engine code) inlines into it. [`run_on`] does this for a
-//!    [`BackendTask`] chosen at run time.
+//!    it (`#[inline]` routines, generic engine code) inlines into it. [`with_backend!`] does this
+//!    for a backend chosen at run time.
+//!
+//! The x86 backends' feature sets are written once, in the `qbb-macros` crate: `#[features(avx2)]`
+//! stamps the avx2 set on a function, and [`AVX2_FEATURES`] is the same list, the one detection
+//! checks. The test `tests/feature_sets.rs` reads every backend's sources and fails if a function
+//! enables more than its backend's token proves.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::aspects::MoveAspects;
-use crate::king_safety::{KingSafety, SliderPosition};
-use crate::quad::Quad;
-use crate::repr::{ClassicalBoard, DenseBoard, HexSets, Mailbox, NibbleBoard, PieceSets};
+use crate::routine::types::*;
 use crate::routine::{Routine, Support};
-use crate::square::Square;
 
+pub(crate) mod plain;
 pub mod scalar;
 pub mod swar;
 
@@ -44,8 +46,22 @@ pub use {avx2::Avx2, avx512::Avx512, sse2::Sse2};
 #[cfg(feature = "portable-simd")]
 pub use portable::Portable;
 
+/// The routines as methods of [`Backend`], from the catalogue's table.
+macro_rules! trait_methods {
+    ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
+           $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
+        $(
+            $(#[$doc])*
+            ///
+            #[doc = concat!("Catalogue row ", $row, ", [`Routine::", stringify!($variant), "`] (`", $id, "`).")]
+            fn $name(self $(, $arg: $ty)*) $(-> $ret)?;
+        )*
+    };
+}
+
 // ANCHOR: backend_trait
-/// The routines of the catalogue (DESIGN.md section 3), implemented once per instruction set.
+/// The routines of the catalogue ([`for_each_routine!`](crate::for_each_routine)), implemented
+/// once per instruction set.
 ///
 /// Every method must return exactly what [`Scalar`] returns, for any input (not only chess
 /// positions); the conformance kit ([`crate::conformance`]) checks that.
@@ -82,103 +98,7 @@ pub unsafe trait Backend: Copy + Send + Sync + fmt::Debug + 'static {
         }
     }
 
-    // ---- 1, 2: one square -------------------------------------------------------------------
-
-    /// Row 1: The nibble of `sq` (the article's `getPiece`).
-    fn piece_at(self, quad: &Quad, sq: Square) -> u8;
-
-    /// Row 2: Write `code & 15` into the nibble of `sq` (code 0 clears the square).
-    fn set_piece(self, quad: &mut Quad, sq: Square, code: u8);
-
-    // ---- 3, 4: sets -------------------------------------------------------------------------
-
-    /// Row 3: The disjoint piece sets of the article (see [`PieceSets`] for the formulas).
-    fn piece_sets(self, quad: &Quad) -> PieceSets;
-
-    /// Row 4: The 16 sets of `quad2hexBB`: set `c` holds the squares whose nibble is `c`.
-    fn hex_sets(self, quad: &Quad) -> HexSets;
-
-    // ---- 5, 6: mailbox ----------------------------------------------------------------------
-
-    /// Row 5: Byte `s` = the nibble of square `s` (`quadBB2Board`).
-    fn to_mailbox(self, quad: &Quad) -> Mailbox;
-
-    /// Row 6: The inverse of 5; only the low nibble of each byte is read.
-    fn from_mailbox(self, mailbox: &Mailbox) -> Quad;
-
-    // ---- 7, 8: make/unmake and flip ---------------------------------------------------------
-
-    /// Row 7: The delta quad of a move: the xor of its aspects (the piece leaving `from`, the piece or
-    /// its promotion arriving on `to`, the captured piece leaving its square, the castling rook).
-    /// `quad ^ delta` makes the move; xor-ing the delta again unmakes it.
-    fn move_delta(self, aspects: &MoveAspects) -> Quad;
-
-    /// Row 8: The colour flip: mirror all planes vertically (byte swap) and toggle the colour bit of
-    /// every occupied square (type bits not all zero).
-    fn flip(self, quad: &Quad) -> Quad;
-
-    // ---- 9..12: attacks ---------------------------------------------------------------------
-
-    /// Row 9: Kogge-Stone occluded fills of four generator sets at once, in all eight directions:
-    /// `out[d.index()]` holds, per plane, the generators plus the squares they reach through
-    /// `empty` in direction `d` (blockers excluded, no wrap around the board's edges).
-    fn occluded_fills(self, generators: &Quad, empty: u64) -> [Quad; 8];
-
-    /// Row 10: The union of the ray attacks of the rook-wise sliders `orth` in the four orthogonal
-    /// directions and the bishop-wise sliders `diag` in the four diagonal ones; rays stop at (and
-    /// include) the first square not in `empty`.
-    fn slider_attacks(self, orth: u64, diag: u64, empty: u64) -> u64;
-
-    /// Row 11: The squares attacked by any knight of `knights`.
-    fn knight_attacks(self, knights: u64) -> u64;
-
-    /// Row 12: Checks and pins of both kings by Isenberg's coding; `out[colour]` is about the king of
-    /// that colour (see [`KingSafety`] for the exact sets).
-    fn checks_and_pins(self, position: &SliderPosition) -> [KingSafety; 2];
-
-    // ---- 13, 14: counting and nibble arithmetic ---------------------------------------------
-
-    /// Row 13: `sum popcount(sets[i]) * weights[i]` (`popCountWeight8`).
-    fn weighted_popcount(self, sets: &[u64; 8], weights: &[i16; 8]) -> i32;
-
-    /// Row 14: Lane-wise `a + b` mod 16 of 64 nibbles, carries never crossing lanes.
-    fn nibble_add(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard;
-
-    /// Row 14: Lane-wise `a - b` mod 16.
-    fn nibble_sub(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard;
-
-    /// Row 14: Lane-wise `(a + b) / 2`, rounded down, without overflow.
-    fn nibble_avg(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard;
-
-    // ---- 15, 16: other representations ------------------------------------------------------
-
-    /// Row 15: The vertical nibbles of the quad laid out horizontally: a bit transpose.
-    fn to_nibble_board(self, quad: &Quad) -> NibbleBoard;
-
-    /// Row 15: The inverse of `to_nibble_board`.
-    fn from_nibble_board(self, board: &NibbleBoard) -> Quad;
-
-    /// Row 16: The classical twelve bitboards (codes 2..=13; see [`ClassicalBoard`]).
-    fn to_classical(self, quad: &Quad) -> ClassicalBoard;
-
-    /// Row 16: Plane `p` = the union of the sets whose piece code has bit `p` (any input).
-    fn from_classical(self, board: &ClassicalBoard) -> Quad;
-
-    /// Row 16: The denser board of two colour and six type sets (see [`DenseBoard`]).
-    fn to_dense(self, quad: &Quad) -> DenseBoard;
-
-    /// Row 16: Plane 0 = `black & (types)`, plane `p > 0` = the union of the type sets whose type has
-    /// bit `p - 1` (any input; the white set is implied).
-    fn from_dense(self, board: &DenseBoard) -> Quad;
-
-    // ---- 17: hashing ------------------------------------------------------------------------
-
-    /// Row 17: Manino's hash from scratch: `state * C ^ xor_i (lo32(bb[i]) * A[i] ^ hi32(bb[i]) * B[i])`,
-    /// with the constants of [`crate::hash`].
-    fn hash_manino(self, quad: &Quad, state: u64) -> u64;
-
-    /// Row 17: Zobrist from scratch: the xor of `ZOBRIST[nibble][square]` over all squares.
-    fn hash_zobrist(self, quad: &Quad) -> u64;
+    crate::for_each_routine!(trait_methods);
 }
 
 /// The backends of the lab, weakest first.
@@ -193,23 +113,13 @@ pub enum BackendKind {
 }
 
 /// The CPU features each x86 backend needs; `with_features` enables exactly these.
-pub const SSE2_FEATURES: &[&str] = &["sse2", "ssse3", "sse4.1", "sse4.2", "popcnt"];
-pub const AVX2_FEATURES: &[&str] = &["avx2", "bmi1", "bmi2", "lzcnt", "popcnt"];
-pub const AVX512_FEATURES: &[&str] = &[
-    "avx512f",
-    "avx512bw",
-    "avx512vl",
-    "avx512vbmi",
-    "avx512vbmi2",
-    "gfni",
-    "avx512vpopcntdq",
-    "avx512bitalg",
-    "avx2",
-    "bmi1",
-    "bmi2",
-    "lzcnt",
-    "popcnt",
-];
+pub const SSE2_FEATURES: &[&str] = qbb_macros::feature_list!(sse2);
+pub const AVX2_FEATURES: &[&str] = qbb_macros::feature_list!(avx2);
+pub const AVX512_FEATURES: &[&str] = qbb_macros::feature_list!(avx512);
+
+/// `#[features(tier)]`: compiles a function with the target features of the x86 tier `sse2`,
+/// `avx2` or `avx512` (the lists above).
+pub(crate) use qbb_macros::features;
 
 impl BackendKind {
     pub const ALL: [BackendKind; 6] = [
@@ -404,38 +314,45 @@ fn missing_cpu_features(features: &[&'static str]) -> Vec<&'static str> {
     features.to_vec()
 }
 
-/// Run-time detection of one feature by name (the macro wants a literal).
+/// The features run-time detection knows, and detection of one of them by name (the standard
+/// macro wants a literal).
 #[cfg(target_arch = "x86_64")]
-pub fn cpu_has(feature: &str) -> bool {
-    macro_rules! detect {
-        ($($name:tt),*) => {
+macro_rules! detectable {
+    ($($name:tt),* $(,)?) => {
+        /// Every feature [`cpu_has`] can detect; a backend's features must all be here.
+        pub const DETECTABLE: &[&str] = &[$($name),*];
+
+        /// Run-time detection of one feature by name; `false` for a name not in [`DETECTABLE`].
+        pub fn cpu_has(feature: &str) -> bool {
             match feature {
                 $( $name => std::arch::is_x86_feature_detected!($name), )*
                 _ => false,
             }
-        };
-    }
-    detect!(
-        "sse2",
-        "ssse3",
-        "sse4.1",
-        "sse4.2",
-        "popcnt",
-        "avx",
-        "avx2",
-        "bmi1",
-        "bmi2",
-        "lzcnt",
-        "avx512f",
-        "avx512bw",
-        "avx512vl",
-        "avx512vbmi",
-        "avx512vbmi2",
-        "gfni",
-        "avx512vpopcntdq",
-        "avx512bitalg"
-    )
+        }
+    };
 }
+
+#[cfg(target_arch = "x86_64")]
+detectable!(
+    "sse2",
+    "ssse3",
+    "sse4.1",
+    "sse4.2",
+    "popcnt",
+    "avx",
+    "avx2",
+    "bmi1",
+    "bmi2",
+    "lzcnt",
+    "avx512f",
+    "avx512bw",
+    "avx512vl",
+    "avx512vbmi",
+    "avx512vbmi2",
+    "gfni",
+    "avx512vpopcntdq",
+    "avx512bitalg",
+);
 
 /// A job that runs on whichever backend is chosen at run time; Rust has no generic closures, so
 /// the job is a type with a generic method.
@@ -491,13 +408,13 @@ pub fn run_on<T: BackendTask>(kind: BackendKind, task: T) -> Result<T::Output, B
 // ANCHOR_END: run_on
 
 // ANCHOR: feature_region
-/// Defines a function compiled with `features` that runs a job on a backend token: the body of
-/// `with_features` for a backend with target features.
+/// Defines a function compiled with the x86 tier's features that runs a job on a backend token:
+/// the body of `with_features` for a backend with target features.
 macro_rules! feature_region {
-    ($backend:ty, $features:literal) => {
+    ($backend:ty, $tier:ident) => {
         #[inline(always)]
         fn with_features<R>(self, job: impl FnOnce(Self) -> R) -> R {
-            #[target_feature(enable = $features)]
+            #[crate::backend::features($tier)]
             fn region<R>(backend: $backend, job: impl FnOnce($backend) -> R) -> R {
                 job(backend)
             }
@@ -510,17 +427,20 @@ macro_rules! feature_region {
 pub(crate) use feature_region;
 
 // ANCHOR: forward_to_feature_fns
-/// The trait methods of a backend whose routines are `#[target_feature]` functions of its
-/// submodules: each `fn name(self, args) -> T => module;` becomes a method that calls
-/// `module::name(args)`. Sound because a backend token exists only on a CPU with the backend's
-/// features (its `new` checks them), which is what the functions' target features require.
+/// The trait methods of a backend whose routines are `#[features(tier)]` functions of its
+/// modules, one module per group of the catalogue: `for_each_routine!(forward_to_feature_fns)`
+/// in the backend's `impl Backend` makes each method call `module::name(args)`. Sound because a
+/// backend token exists only on a CPU with the backend's features (its `new` checks them), which
+/// is what the functions' target features require (`tests/feature_sets.rs` checks that they
+/// enable no more).
 macro_rules! forward_to_feature_fns {
-    ($( fn $name:ident(self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)? => $module:ident; )*) => {
+    ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
+           $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
         $(
             #[inline(always)]
             fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
                 // SAFETY: `self` exists, so the CPU has the backend's features (`new` checked
-                // them), the ones the submodule's function is compiled with.
+                // them), the ones the module's function is compiled with.
                 unsafe { $module::$name($($arg),*) }
             }
         )*
@@ -528,3 +448,133 @@ macro_rules! forward_to_feature_fns {
 }
 // ANCHOR_END: forward_to_feature_fns
 pub(crate) use forward_to_feature_fns;
+
+/// The trait methods of a backend without target features (scalar, swar, portable): each method
+/// calls the safe function `module::name(args)`.
+#[allow(unused_macros)]
+macro_rules! forward_to_fns {
+    ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
+           $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
+        $(
+            #[inline(always)]
+            fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
+                $module::$name($($arg),*)
+            }
+        )*
+    };
+}
+#[allow(unused_imports)] // until scalar, swar and portable use it
+pub(crate) use forward_to_fns;
+
+// ANCHOR: with_backend
+/// Runs a job on the backend `kind` chosen at run time, inside the backend's target features:
+/// `with_backend!(kind, |b| body)` binds `b` to the backend's token and evaluates `body` in a
+/// closure run by [`Backend::with_features`], so every routine `body` calls inlines into one
+/// function compiled for the backend. Returns `Ok(body's value)`, or the [`BackendError`] that
+/// names why `kind` cannot run here.
+///
+/// ```
+/// use qbb::{Backend, BackendKind, Quad, Square};
+///
+/// let start = Quad::start_position();
+/// let kind = BackendKind::detect_best();
+/// let code = qbb::with_backend!(kind, |b| b.piece_at(&start, Square::E1)).unwrap();
+/// assert_eq!(code, 0b1100); // the white king
+/// ```
+///
+/// `body` is compiled once per backend (Rust has no generic closures: each arm of the expansion
+/// is its own closure, with `b` of that backend's type). It is a closure's body: `return` and `?`
+/// leave the job, not the caller.
+#[macro_export]
+macro_rules! with_backend {
+    ($kind:expr, |$b:ident| $body:expr) => {
+        $crate::__dispatch!($kind, $b, $body)
+    };
+}
+// ANCHOR_END: with_backend
+
+/// The arms of [`with_backend!`]: the portable backend's arm only where it is built (the macro is
+/// expanded in other crates, whose features are not this crate's).
+#[cfg(feature = "portable-simd")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch {
+    ($kind:expr, $b:ident, $body:expr) => {
+        match $kind {
+            $crate::BackendKind::Portable => $crate::backend::enter::<$crate::Portable, _>(
+                #[inline(always)]
+                |$b| $body,
+            ),
+            kind => $crate::__dispatch_native!(kind, $b, $body),
+        }
+    };
+}
+
+#[cfg(not(feature = "portable-simd"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch {
+    ($kind:expr, $b:ident, $body:expr) => {
+        $crate::__dispatch_native!($kind, $b, $body)
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch_native {
+    ($kind:expr, $b:ident, $body:expr) => {
+        match $kind {
+            $crate::BackendKind::Scalar => $crate::backend::enter::<$crate::Scalar, _>(
+                #[inline(always)]
+                |$b| $body,
+            ),
+            $crate::BackendKind::Swar => $crate::backend::enter::<$crate::Swar, _>(
+                #[inline(always)]
+                |$b| $body,
+            ),
+            #[cfg(target_arch = "x86_64")]
+            $crate::BackendKind::Sse2 => $crate::backend::enter::<$crate::Sse2, _>(
+                #[inline(always)]
+                |$b| $body,
+            ),
+            #[cfg(target_arch = "x86_64")]
+            $crate::BackendKind::Avx2 => $crate::backend::enter::<$crate::Avx2, _>(
+                #[inline(always)]
+                |$b| $body,
+            ),
+            #[cfg(target_arch = "x86_64")]
+            $crate::BackendKind::Avx512 => $crate::backend::enter::<$crate::Avx512, _>(
+                #[inline(always)]
+                |$b| $body,
+            ),
+            #[allow(unreachable_patterns)]
+            kind => Err($crate::backend::not_built(kind)),
+        }
+    };
+}
+
+/// Makes the backend `B` (if this CPU has it) and runs `job` on it inside its target features:
+/// the one dispatch at the top of a job, for [`with_backend!`].
+#[doc(hidden)]
+#[inline(always)]
+pub fn enter<B: Backend, R>(job: impl FnOnce(B) -> R) -> Result<R, BackendError> {
+    match B::new() {
+        Some(backend) => Ok(backend.with_features(job)),
+        None => Err(B::KIND
+            .check_available()
+            .err()
+            .unwrap_or_else(|| not_built(B::KIND))),
+    }
+}
+
+/// The error for a backend that is not compiled into this binary or refused to construct.
+#[doc(hidden)]
+pub fn not_built(kind: BackendKind) -> BackendError {
+    match kind.check_available() {
+        Err(error) => error,
+        Ok(()) => BackendError::Unavailable {
+            kind,
+            why: Unavailable::NotBuilt("not built into this binary"),
+        },
+    }
+}

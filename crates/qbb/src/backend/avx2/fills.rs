@@ -4,6 +4,7 @@
 //! shift right by the same amounts. Two registers cover the eight directions, lane `j` of the
 //! second looking back along the line of lane `j` of the first.
 
+use crate::backend::features;
 use std::arch::x86_64::*;
 
 use super::lanes::{from_u64s, load, or_lanes, or_lanes4, splat, to_quad};
@@ -17,7 +18,7 @@ use crate::quad::Quad;
 /// (Filling the four directions of one plane per register instead would share the propagators
 /// across planes but need 4x4 transposes to return one quad per direction.)
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 fn occluded_fill(generators: __m256i, empty: u64, dir: Direction) -> __m256i {
     let step = dir.delta();
     let shift = |bb: __m256i, n: i32| {
@@ -38,7 +39,7 @@ fn occluded_fill(generators: __m256i, empty: u64, dir: Direction) -> __m256i {
 }
 
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn occluded_fills(generators: &Quad, empty: u64) -> [Quad; 8] {
     let g = load(generators);
     // Written out rather than mapped over `Direction::ALL`, so that each direction's shifts are
@@ -79,7 +80,7 @@ struct Rays<const UP: bool> {
 impl<const UP: bool> Rays<UP> {
     /// Per-lane shift: left for the up group, right for the down group.
     #[inline]
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[features(avx2)]
     fn shift(bb: __m256i, count: __m256i) -> __m256i {
         if UP {
             _mm256_sllv_epi64(bb, count)
@@ -89,7 +90,7 @@ impl<const UP: bool> Rays<UP> {
     }
 
     #[inline]
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[features(avx2)]
     fn new(empty: u64) -> Rays<UP> {
         let steps = [
             from_u64s(STEP),
@@ -109,7 +110,7 @@ impl<const UP: bool> Rays<UP> {
 
     /// The occluded fill of each lane's generators in each lane's direction.
     #[inline]
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[features(avx2)]
     fn occluded(&self, generators: __m256i) -> __m256i {
         let mut fill = generators;
         for (pro, step) in self.pro.iter().zip(&self.steps) {
@@ -120,7 +121,7 @@ impl<const UP: bool> Rays<UP> {
 
     /// Ray attacks: the occluded fill one step further, blockers included, wraps cut off.
     #[inline]
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[features(avx2)]
     fn attacks(&self, sliders: __m256i) -> __m256i {
         _mm256_and_si256(
             Self::shift(self.occluded(sliders), self.steps[0]),
@@ -132,7 +133,7 @@ impl<const UP: bool> Rays<UP> {
 /// `[orth, orth, diag, diag]`: rook-wise sliders in the orthogonal lanes, bishop-wise in the
 /// diagonal ones.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 fn line_sliders(orth: u64, diag: u64) -> __m256i {
     _mm256_blend_epi32::<0b1111_0000>(splat(orth), splat(diag))
 }
@@ -144,7 +145,7 @@ fn line_sliders(orth: u64, diag: u64) -> __m256i {
 /// A Dumb7Fill version of this routine took 6.6 ns against 5.5 ns here (AMD EPYC, Zen 3; a quick
 /// timing loop over 256 suite positions).
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn slider_attacks(orth: u64, diag: u64, empty: u64) -> u64 {
     let sliders = line_sliders(orth, diag);
     let up = Rays::<true>::new(empty).attacks(sliders);
@@ -158,7 +159,7 @@ pub(super) fn slider_attacks(orth: u64, diag: u64, empty: u64) -> u64 {
 /// noEaEa, noNoEa, noNoWe, noWeWe and right by the same amounts for soWeWe, soSoWe, soSoEa,
 /// soEaEa, each lane masked against its own wrap, then the eight lanes united.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn knight_attacks(knights: u64) -> u64 {
     let k = splat(knights);
     let shifts = from_u64s([10, 17, 15, 6]);
@@ -181,7 +182,7 @@ pub(super) fn knight_attacks(knights: u64) -> u64 {
 /// intersected with the empty squares and the two colours afterwards, in general registers; the
 /// four unions (in-between and checkers for both kings) share one transpose.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn checks_and_pins(p: &SliderPosition) -> [KingSafety; 2] {
     let empty = !p.occupied();
     let up = Rays::<true>::new(empty);

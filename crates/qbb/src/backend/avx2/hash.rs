@@ -1,6 +1,7 @@
 //! Hashing a quad from scratch: Manino's multiplicative hash four planes at a time, and Zobrist
 //! one table load per piece.
 
+use crate::backend::features;
 use std::arch::x86_64::*;
 
 use super::lanes::{from_u64s, load, xor_lanes};
@@ -14,7 +15,7 @@ use crate::quad::Quad;
 /// `half * lo32(k) + (half * hi32(k) << 32)`: the high half of the constant only matters for the
 /// low 32 bits of its partial product.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 fn mul_64_by_32(half: __m256i, k: [u64; 4]) -> __m256i {
     let low = _mm256_mul_epu32(half, from_u64s(k));
     let high = _mm256_mul_epu32(half, from_u64s(k.map(|x| x >> 32)));
@@ -25,7 +26,7 @@ fn mul_64_by_32(half: __m256i, k: [u64; 4]) -> __m256i {
 /// reads the low 32 bits of each lane, so the low halves need no masking and the high halves one
 /// shift), xor-ed together and folded.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn hash_manino(quad: &Quad, state: u64) -> u64 {
     let q = load(quad);
     let low = mul_64_by_32(q, MANINO_A);
@@ -42,7 +43,7 @@ pub(super) fn hash_manino(quad: &Quad, state: u64) -> u64 {
 /// positions on an AMD EPYC (Zen 3), and was only ahead on random quads, where about 60 squares
 /// are non-empty (38 ns against 44 ns): gathers cost about as much as the loads they replace.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn hash_zobrist(quad: &Quad) -> u64 {
     let hex = hex_sets(quad);
     let mut key = 0;

@@ -2,6 +2,7 @@
 //! squares per byte). Spreading bits into bytes is `vpshufb` + `vpcmpeqb`; gathering them back is
 //! `vpmovmskb`, which reads the sign bit of each of 32 bytes at once.
 
+use crate::backend::features;
 use std::arch::x86_64::*;
 use std::mem::transmute;
 
@@ -48,7 +49,7 @@ const fn spread(i: u8) -> [u8; 32] {
 /// then nibbles to bytes, took 6.0 ns against 4.3 ns for this (AMD EPYC, Zen 3; a quick timing
 /// loop over 256 suite positions).
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn mailbox_halves(quad: &Quad) -> [__m256i; 2] {
     let grouped = _mm256_shuffle_epi8(load(quad), from_bytes(GROUP_BYTES));
     let arranged = _mm256_permute4x64_epi64::<0b11_01_10_00>(grouped);
@@ -67,7 +68,7 @@ pub(super) fn mailbox_halves(quad: &Quad) -> [__m256i; 2] {
 }
 
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn to_mailbox(quad: &Quad) -> Mailbox {
     // SAFETY: two registers are 64 bytes; any bits are valid bytes.
     Mailbox(unsafe { transmute::<[__m256i; 2], [u8; 64]>(mailbox_halves(quad)) })
@@ -79,7 +80,7 @@ pub(super) fn to_mailbox(quad: &Quad) -> Mailbox {
 /// `vpmovmskb` collect 32 signs per register. (`vpsllw` shifts 16-bit words, but the bits that
 /// cross from a low byte into its high byte never reach the high byte's sign bit.)
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 fn plane_of_bytes<const SHIFT: i32>(low: __m256i, high: __m256i) -> u64 {
     let signs = |v: __m256i| _mm256_movemask_epi8(_mm256_slli_epi16::<SHIFT>(v)) as u32;
     u64::from(signs(low)) | u64::from(signs(high)) << 32
@@ -88,7 +89,7 @@ fn plane_of_bytes<const SHIFT: i32>(low: __m256i, high: __m256i) -> u64 {
 /// The inverse of `to_mailbox` by `vpmovmskb`: four shifts and two movemasks per plane; only the
 /// low nibble of each byte is read.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn from_mailbox(mailbox: &Mailbox) -> Quad {
     // SAFETY: `Mailbox` is 64 bytes aligned to 64: two aligned 256-bit loads read exactly it.
     let (low, high) = unsafe {
@@ -109,7 +110,7 @@ pub(super) fn from_mailbox(mailbox: &Mailbox) -> Quad {
 /// square's code, times 16, to the even square before it; `vpackuswb` narrows the words back to
 /// bytes (within 128-bit halves) and `vpermq` puts the halves in square order.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn to_nibble_board(quad: &Quad) -> NibbleBoard {
     let [low, high] = mailbox_halves(quad);
     let weights = _mm256_set1_epi16(0x1001); // bytes 1, 16
@@ -126,7 +127,7 @@ pub(super) fn to_nibble_board(quad: &Quad) -> NibbleBoard {
 /// squares) and of the high nibbles (the odd squares), 32 squares each, and `pdep` interleaves the
 /// two halves back into square order.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 fn plane_of_nibbles<const EVEN_SHIFT: i32, const ODD_SHIFT: i32>(board: __m256i) -> u64 {
     let even = _mm256_movemask_epi8(_mm256_slli_epi16::<EVEN_SHIFT>(board)) as u32;
     let odd = _mm256_movemask_epi8(_mm256_slli_epi16::<ODD_SHIFT>(board)) as u32;
@@ -135,7 +136,7 @@ fn plane_of_nibbles<const EVEN_SHIFT: i32, const ODD_SHIFT: i32>(board: __m256i)
 }
 
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn from_nibble_board(board: &NibbleBoard) -> Quad {
     // SAFETY: `NibbleBoard` is 32 bytes aligned to 32: one aligned load reads exactly it.
     let nibbles = unsafe { _mm256_load_si256(board.0.as_ptr().cast()) };

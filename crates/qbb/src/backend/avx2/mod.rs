@@ -19,13 +19,9 @@
 //! submodules; the trait methods below only forward to them, which is sound because an [`Avx2`]
 //! value exists only on a CPU that has the features.
 
-use crate::aspects::MoveAspects;
-use crate::backend::{Backend, BackendKind};
-use crate::king_safety::{KingSafety, SliderPosition};
-use crate::quad::Quad;
-use crate::repr::{ClassicalBoard, DenseBoard, HexSets, Mailbox, NibbleBoard, PieceSets};
+use crate::backend::{Backend, BackendKind, forward_to_feature_fns};
 use crate::routine::Routine;
-use crate::square::Square;
+use crate::routine::types::*;
 
 mod fills;
 mod hash;
@@ -52,33 +48,19 @@ unsafe impl Backend for Avx2 {
         BackendKind::Avx2.is_available().then_some(Avx2(()))
     }
 
-    crate::backend::feature_region!(Avx2, "avx2,bmi1,bmi2,lzcnt,popcnt");
+    crate::backend::feature_region!(Avx2, avx2);
 
-    crate::backend::forward_to_feature_fns! {
-        fn piece_at(self, quad: &Quad, sq: Square) -> u8 => square;
-        fn set_piece(self, quad: &mut Quad, sq: Square, code: u8) => square;
-        fn piece_sets(self, quad: &Quad) -> PieceSets => sets;
-        fn hex_sets(self, quad: &Quad) -> HexSets => sets;
-        fn to_mailbox(self, quad: &Quad) -> Mailbox => mailbox;
-        fn from_mailbox(self, mailbox: &Mailbox) -> Quad => mailbox;
-        fn move_delta(self, aspects: &MoveAspects) -> Quad => moves;
-        fn flip(self, quad: &Quad) -> Quad => moves;
-        fn occluded_fills(self, generators: &Quad, empty: u64) -> [Quad; 8] => fills;
-        fn slider_attacks(self, orth: u64, diag: u64, empty: u64) -> u64 => fills;
-        fn knight_attacks(self, knights: u64) -> u64 => fills;
-        fn checks_and_pins(self, position: &SliderPosition) -> [KingSafety; 2] => fills;
-        fn weighted_popcount(self, sets: &[u64; 8], weights: &[i16; 8]) -> i32 => popcount;
-        fn nibble_add(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard => nibbles;
-        fn nibble_sub(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard => nibbles;
-        fn nibble_avg(self, a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard => nibbles;
-        fn to_nibble_board(self, quad: &Quad) -> NibbleBoard => mailbox;
-        fn from_nibble_board(self, board: &NibbleBoard) -> Quad => mailbox;
-        fn to_classical(self, quad: &Quad) -> ClassicalBoard => sets;
-        fn from_classical(self, board: &ClassicalBoard) -> Quad => sets;
-        fn to_dense(self, quad: &Quad) -> DenseBoard => sets;
-        fn from_dense(self, board: &DenseBoard) -> Quad => sets;
-        fn hash_manino(self, quad: &Quad, state: u64) -> u64 => hash;
-        fn hash_zobrist(self, quad: &Quad) -> u64 => hash;
-    }
+    crate::for_each_routine!(forward_to_feature_fns);
     // ANCHOR_END: token
+}
+
+// Transitional: the catalogue's modules that the layout does not have yet.
+mod attacks {
+    pub(super) use super::fills::{checks_and_pins, knight_attacks, slider_attacks};
+}
+mod counting {
+    pub(super) use super::popcount::weighted_popcount;
+}
+mod boards {
+    pub(super) use super::sets::{from_classical, from_dense, to_classical, to_dense};
 }

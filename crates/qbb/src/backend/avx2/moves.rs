@@ -1,5 +1,6 @@
 //! Make/unmake by xor and the colour flip, both on the whole quad in one register.
 
+use crate::backend::features;
 use std::arch::x86_64::*;
 
 use super::lanes::{from_bytes, from_u64s, load, splat, to_quad};
@@ -11,7 +12,7 @@ use crate::quad::Quad;
 /// One aspect of a move as a quad: the code's plane masks (`pdep` + `vpmovsxbq`) cut down to the
 /// squares' bits.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 fn aspect(squares: u64, code: u8) -> __m256i {
     _mm256_and_si256(plane_masks(code), splat(squares))
 }
@@ -20,7 +21,7 @@ fn aspect(squares: u64, code: u8) -> __m256i {
 /// plane masks and adds nothing, and the castling rook's two squares share one code, so their
 /// bits are xor-ed first (equal squares, as in Chess960, cancel).
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn move_delta(m: &MoveAspects) -> Quad {
     let mut delta = _mm256_xor_si256(
         aspect(m.from.bit(), m.piece),
@@ -56,7 +57,7 @@ const MIRROR: [u8; 32] = {
 /// once, then `vpermq` broadcasts planes 1, 2 and 3 so that their union (the occupied squares)
 /// lands in lane 0, where it toggles the colour plane.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn flip(quad: &Quad) -> Quad {
     let m = _mm256_shuffle_epi8(load(quad), from_bytes(MIRROR));
     let occupied = _mm256_or_si256(

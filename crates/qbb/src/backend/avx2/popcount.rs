@@ -1,6 +1,7 @@
 //! Weighted population count: the SSE2 article's `popCountWeight8` with Wojciech Mula's `vpshufb`
 //! nibble lookup, which the article recommends for wider registers.
 
+use crate::backend::features;
 use std::arch::x86_64::*;
 
 use super::lanes::{from_bytes, splat8};
@@ -15,7 +16,7 @@ const NIBBLE_COUNTS: [u8; 32] = [
 /// Per-lane population counts: `vpshufb` looks up the counts of the low and the high nibble of
 /// every byte at once, and `vpsadbw` against zero adds the eight byte counts of each lane.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 fn lane_counts(v: __m256i) -> __m256i {
     let table = from_bytes(NIBBLE_COUNTS);
     let low_nibbles = _mm256_and_si256(v, splat8(0x0F));
@@ -37,7 +38,7 @@ fn lane_counts(v: __m256i) -> __m256i {
 /// (2.0 ns against 2.6 ns per call in a quick timing loop on an AMD EPYC); the lookup pays off
 /// where POPCNT is slower and as the registers widen.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn weighted_popcount(sets: &[u64; 8], weights: &[i16; 8]) -> i32 {
     // SAFETY: `sets` is 64 readable bytes and `weights` 16; the loads are unaligned.
     let (first, second, w) = unsafe {

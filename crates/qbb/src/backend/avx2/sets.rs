@@ -2,6 +2,7 @@
 //! dense boards. Four sets per instruction: each lane computes a different set from broadcast
 //! planes, with per-lane constants saying which planes to take complemented.
 
+use crate::backend::features;
 use std::arch::x86_64::*;
 use std::mem::transmute;
 
@@ -13,7 +14,7 @@ use crate::repr::{ClassicalBoard, DenseBoard, HexSets, PieceSets};
 /// plane given: each broadcast plane is xor-ed with all ones in the lanes whose code wants a zero
 /// there, and the results are intersected.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 fn matching<const N: usize>(planes: [__m256i; N], codes: [u8; 4]) -> __m256i {
     let mut set = _mm256_set1_epi64x(-1);
     for (i, plane) in planes.into_iter().enumerate() {
@@ -25,7 +26,7 @@ fn matching<const N: usize>(planes: [__m256i; N], codes: [u8; 4]) -> __m256i {
 
 /// The four planes, each broadcast to all lanes (`vpbroadcastq` loads straight from the quad).
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 fn broadcast_planes(quad: &Quad) -> [__m256i; 4] {
     let [b0, b1, b2, b3] = quad.bb;
     [splat(b0), splat(b1), splat(b2), splat(b3)]
@@ -36,7 +37,7 @@ fn broadcast_planes(quad: &Quad) -> [__m256i; 4] {
 /// in all lanes at once from broadcast planes, `vpermq` lines the planes up against them, and
 /// `vpblendd` picks lanes where a row mixes formulas.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn piece_sets(quad: &Quad) -> PieceSets {
     let q = load(quad);
     let [b0, b1, b2, b3] = broadcast_planes(quad);
@@ -75,7 +76,7 @@ pub(super) fn piece_sets(quad: &Quad) -> PieceSets {
 /// `matching` each; then row `k` of the output is `low & high[k]`, `vpermq` broadcasting lane `k`
 /// of `high`: 4 broadcasts, 4 xors, 2 + 4 ands and 4 permutes for all 16 sets.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn hex_sets(quad: &Quad) -> HexSets {
     let [b0, b1, b2, b3] = broadcast_planes(quad);
     let low = matching([b0, b1], [0, 1, 2, 3]);
@@ -122,7 +123,7 @@ const CLASSICAL_PLANES: [[u64; 4]; 12] = {
 
 /// Twelve sets by code, three rows of four codes, each row one `matching` of the four planes.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn to_classical(quad: &Quad) -> ClassicalBoard {
     let planes = broadcast_planes(quad);
     let rows = [
@@ -139,7 +140,7 @@ pub(super) fn to_classical(quad: &Quad) -> ClassicalBoard {
 /// Each set broadcast to the four lanes and kept in the planes where its code has a bit: the
 /// union over the twelve sets is the quad, lane by lane.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn from_classical(board: &ClassicalBoard) -> Quad {
     let mut quad = _mm256_setzero_si256();
     for (&set, planes) in board.bb.iter().zip(CLASSICAL_PLANES) {
@@ -155,7 +156,7 @@ pub(super) fn from_classical(board: &ClassicalBoard) -> Quad {
 /// of planes 1..3 against the type (colour ignored); the colour sets are the typed squares (any
 /// type bit, but not all three) split by plane 0.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn to_dense(quad: &Quad) -> DenseBoard {
     let [b0, b1, b2, b3] = broadcast_planes(quad);
     let any_type = _mm256_or_si256(_mm256_or_si256(b1, b2), b3);
@@ -174,7 +175,7 @@ pub(super) fn to_dense(quad: &Quad) -> DenseBoard {
 /// Each type set broadcast and kept in the planes of its type bits, plus lane 0 (the colour
 /// plane) for all of them; lane 0 is then cut down to the black squares.
 #[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx2)]
 pub(super) fn from_dense(board: &DenseBoard) -> Quad {
     let mut quad = _mm256_setzero_si256();
     for (kind, &set) in (1..=6u8).zip(&board.bb[2..]) {

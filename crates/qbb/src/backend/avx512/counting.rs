@@ -1,6 +1,7 @@
 //! Counting and nibble arithmetic: `vpopcntq` counts eight sets at once, `vpternlogq` merges the
 //! masking steps of the SWAR nibble formulas.
 
+use crate::backend::features;
 use core::arch::x86_64::*;
 
 use super::vector::{A, B, C};
@@ -12,8 +13,7 @@ use crate::repr::NibbleBoard;
 /// pairs (at most 2 * 64 * 32768 in magnitude, far from overflowing 32 bits); two more adds
 /// finish the sum.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn weighted_popcount(sets: &[u64; 8], weights: &[i16; 8]) -> i32 {
     // SAFETY: the unaligned loads read the 64 bytes of `sets` and the 16 bytes of `weights`.
     let (sets, weights) = unsafe {
@@ -36,16 +36,14 @@ const HIGH: i8 = 0x88u8 as i8;
 
 /// A nibble board in one 256-bit register.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn load(board: &NibbleBoard) -> __m256i {
     // SAFETY: a `NibbleBoard` is 32 bytes aligned to 32: one aligned load.
     unsafe { _mm256_load_si256(board.0.as_ptr().cast()) }
 }
 
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn store(nibbles: __m256i) -> NibbleBoard {
     let mut out = NibbleBoard::default();
     // SAFETY: a `NibbleBoard` is 32 bytes aligned to 32: one aligned store.
@@ -56,8 +54,7 @@ fn store(nibbles: __m256i) -> NibbleBoard {
 /// The Nibble article's SWAR add: add the low three bits of every nibble (no carry can leave a
 /// nibble), then put the high bits back by xor, `sum ^ ((a ^ b) & H)` in one `vpternlogq`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn nibble_add(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
     let (a, b, high) = (load(a), load(b), _mm256_set1_epi8(HIGH));
     let low_sum = _mm256_add_epi64(_mm256_andnot_si256(high, a), _mm256_andnot_si256(high, b));
@@ -68,8 +65,7 @@ pub(super) fn nibble_add(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
 /// The SWAR subtraction: set every minuend's high bit so that no borrow leaves a nibble, subtract
 /// the low three bits, then fix the high bit by xor with `!(a ^ b) & H`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn nibble_sub(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
     let (a, b, high) = (load(a), load(b), _mm256_set1_epi8(HIGH));
     let difference = _mm256_sub_epi64(_mm256_or_si256(a, high), _mm256_andnot_si256(high, b));
@@ -81,8 +77,7 @@ pub(super) fn nibble_sub(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
 /// fall into its neighbour's high bit, which the mask `0x77` clears; the sum is at most 15, so
 /// no carry leaves a nibble.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn nibble_avg(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
     let (a, b) = (load(a), load(b));
     let half_difference = _mm256_srli_epi64::<1>(_mm256_xor_si256(a, b));

@@ -1,6 +1,7 @@
 //! Hashing from scratch: Manino's eight multiplications in one register, and Zobrist's keys
 //! gathered for the occupied squares only.
 
+use crate::backend::features;
 use core::arch::x86_64::*;
 
 use super::transpose::mailbox_codes;
@@ -40,8 +41,7 @@ const MULTIPLIERS_HIGH: [u64; 8] = {
 /// AVX-512F multiplies 32 by 32 bits (`vpmuludq`); a 32-bit half times a 64-bit multiplier, mod
 /// 2^64, is `x * lo32(m) + (x * hi32(m) << 32)`. Eight such products, then their xor.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn hash_manino(quad: &Quad, state: u64) -> u64 {
     let halves = _mm512_permutexvar_epi32(qwords(&HALVES), load_quad_512(quad));
     let low = _mm512_mul_epu32(halves, qwords(&MULTIPLIERS));
@@ -67,8 +67,7 @@ const SQUARE_NUMBERS: [u8; 64] = {
 /// `code * 64 + square`. Lanes past the last occupied square were zero-filled by the compress:
 /// code 0 on square 0, whose key is 0.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn hash_zobrist(quad: &Quad) -> u64 {
     let codes = mailbox_codes(quad);
     let occupied = _mm512_test_epi8_mask(codes, codes);

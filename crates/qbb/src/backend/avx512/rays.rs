@@ -9,6 +9,7 @@
 //! those ranks too. `vpternlogq` then does the Kogge-Stone step `fill |= pro & rotated` in one
 //! instruction.
 
+use crate::backend::features;
 use core::arch::x86_64::*;
 
 use super::vector::{A, B, C, or_lanes, qwords, splat};
@@ -65,8 +66,7 @@ struct Propagators {
 }
 
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn propagators(empty: u64) -> Propagators {
     let one = _mm512_and_si512(splat(empty), qwords(&LANDING));
     let two = _mm512_and_si512(one, _mm512_rolv_epi64(one, qwords(&STEP_1)));
@@ -77,8 +77,7 @@ fn propagators(empty: u64) -> Propagators {
 /// Kogge-Stone occluded fill of eight generators, each in its lane's direction: three doubling
 /// steps of `fill |= pro & rotate(fill)`, one `vprolvq` and one `vpternlogq` each.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn fill(generators: __m512i, pro: Propagators) -> __m512i {
     let step = |fill, pro, rotation| {
         _mm512_ternarylogic_epi64::<{ A | (B & C) }>(fill, pro, _mm512_rolv_epi64(fill, rotation))
@@ -99,8 +98,7 @@ const ZIP_PAIRS_HIGH: [u64; 8] = [4, 5, 12, 13, 6, 7, 14, 15];
 /// output's order, one quad per direction (two directions per register): a 4x8 transpose of
 /// 64-bit lanes in two rounds of `vpermt2q`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn occluded_fills(generators: &Quad, empty: u64) -> [Quad; 8] {
     let pro = propagators(empty);
     let [g0, g1, g2, g3] = generators.bb;
@@ -132,8 +130,7 @@ const DIAGONAL_LANES: __mmask8 = 0b1010_1010;
 
 /// One step beyond the fill: each lane's ray attacks, blockers included.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn rays(generators: __m512i, pro: Propagators) -> __m512i {
     let filled = fill(generators, pro);
     _mm512_and_si512(_mm512_rolv_epi64(filled, qwords(&STEP_1)), qwords(&LANDING))
@@ -141,16 +138,14 @@ fn rays(generators: __m512i, pro: Propagators) -> __m512i {
 
 /// The orthogonal sliders in the even lanes, the diagonal ones in the odd lanes.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn sliders_by_direction(orth: u64, diag: u64) -> __m512i {
     _mm512_mask_set1_epi64(splat(orth), DIAGONAL_LANES, diag as i64)
 }
 
 /// All eight rays in one fill, then the union of the lanes.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn slider_attacks(orth: u64, diag: u64, empty: u64) -> u64 {
     or_lanes(rays(sliders_by_direction(orth, diag), propagators(empty)))
 }
@@ -208,8 +203,7 @@ const JUMP_LANDING: [u64; 8] = {
 
 /// All eight jumps at once: one rotation, one mask, one union of the lanes.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn knight_attacks(knights: u64) -> u64 {
     let jumped = _mm512_rolv_epi64(splat(knights), qwords(&JUMP_ROTATIONS));
     or_lanes(_mm512_and_si512(jumped, qwords(&JUMP_LANDING)))
@@ -221,8 +215,7 @@ pub(super) fn knight_attacks(knights: u64) -> u64 {
 /// the king's ray and by the enemy sliders' ray looking back. Lane `d + 4` is the direction
 /// opposite to lane `d`, so the sliders' rays are swapped 256-bit halves of their fill.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn king_lines(king: u64, sliders: __m512i, pro: Propagators) -> (__m512i, __m512i) {
     let from_king = rays(splat(king), pro);
     let sliders_look = rays(sliders, pro);
@@ -234,8 +227,7 @@ fn king_lines(king: u64, sliders: __m512i, pro: Propagators) -> (__m512i, __m512
 /// The unions of the lanes of four registers at once: halves, quarters, then pairs folded with a
 /// shared shuffle at each level; the result of register `i` ends in lanes `2i` and `2i + 1`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn or_lanes_of_four(v: [__m512i; 4]) -> [u64; 4] {
     let halves = |x, y| {
         _mm512_or_si512(
@@ -258,8 +250,7 @@ fn or_lanes_of_four(v: [__m512i; 4]) -> [u64; 4] {
 /// Isenberg's in-between sets for both kings: four eight-direction fills sharing one set of
 /// propagators, and one reduction tree for the four unions.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn checks_and_pins(p: &SliderPosition) -> [KingSafety; 2] {
     let empty = !p.occupied();
     let pro = propagators(empty);

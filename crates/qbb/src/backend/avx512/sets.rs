@@ -9,6 +9,7 @@
 //! `vpcmpeqb` per code, each set a 64-bit mask: sixteen compares and sixteen mask moves. The
 //! minterms take three permutes and three logic instructions for all sixteen.
 
+use crate::backend::features;
 use core::arch::x86_64::*;
 
 use super::vector::{A, B, C, load_quad_512, qwords, splat, store_quad};
@@ -26,8 +27,7 @@ const PIECE_SET_C: [u64; 8] = [3, 3, 3, 3, 8, 2, 8, 8];
 /// `odd = a ^ b ^ c`, and for the six piece types `a & !(b ^ c)`, which is `bb1 & !(bb2 ^ bb3)`
 /// for pawns (`odd & bb1`) and `bb1 & bb2` for bishops when `c` is all ones.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn piece_sets(quad: &Quad) -> PieceSets {
     let planes = load_quad_512(quad);
     let ones = _mm512_set1_epi64(-1);
@@ -69,16 +69,14 @@ const fn minterm_operand(codes: [u8; 8], plane: u8) -> [u64; 8] {
 
 /// Each lane's operand: one plane or its complement, as `index` says.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn select(planes: __m512i, complements: __m512i, index: &[u64; 8]) -> __m512i {
     _mm512_permutex2var_epi64(planes, qwords(index), complements)
 }
 
 /// The planes in lanes 0..3 and their complements.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn planes_and_complements(quad: &Quad) -> (__m512i, __m512i) {
     let planes = load_quad_512(quad);
     (
@@ -99,8 +97,7 @@ const HEX_OPERANDS: [[u64; 8]; 3] = [
 /// selections of planes 0..2 (codes 0..7 in lanes 0..7), then plane 3 splits them into codes
 /// 0..7 (`andnot`) and 8..15 (`and`).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn hex_registers(quad: &Quad) -> [__m512i; 2] {
     let (planes, complements) = planes_and_complements(quad);
     let low_three = _mm512_ternarylogic_epi64::<{ A & B & C }>(
@@ -117,8 +114,7 @@ fn hex_registers(quad: &Quad) -> [__m512i; 2] {
 
 /// The sixteen sets, stored.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn hex_sets(quad: &Quad) -> HexSets {
     let [low, high] = hex_registers(quad);
     let mut out = HexSets::default();
@@ -139,8 +135,7 @@ const CLASSICAL_REST: [u64; 8] = [7, 9, 11, 13, 0, 0, 0, 0];
 
 /// Two permutes of the hex sets.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn to_classical(quad: &Quad) -> ClassicalBoard {
     let [low, high] = hex_registers(quad);
     let first = _mm512_permutex2var_epi64(low, qwords(&CLASSICAL_FIRST), high);
@@ -169,8 +164,7 @@ const CLASSICAL_C: [u64; 8] = [10, 4, 5, 5, 13, 0, 0, 0];
 /// six black sets, their union by type, and one three-way OR for all planes (plane 0 takes a
 /// second, from lane 4).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn from_classical(board: &ClassicalBoard) -> Quad {
     let bb = board.bb.as_ptr();
     // SAFETY: each masked load reads lanes 0..6 only: `bb[0..6]` and `bb[6..12]`, in bounds.
@@ -206,8 +200,7 @@ const DENSE_OPERANDS: [[u64; 8]; 4] = [
 /// The six type sets are minterms of planes 1..3 (lanes 2..7); a colour set is "the type bits are
 /// not all equal" (types 1..6) ANDed with plane 0 or its complement (lanes 0 and 1).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn to_dense(quad: &Quad) -> DenseBoard {
     let (planes, complements) = planes_and_complements(quad);
     let colour = select(planes, complements, &DENSE_OPERANDS[0]);
@@ -232,8 +225,7 @@ const DENSE_C: [u64; 8] = [4, 6, 7, 7, 0, 0, 0, 0];
 /// One three-way OR makes planes 1..3 and half of the typed squares; a masked `vpternlogq` makes
 /// plane 0 = black & (lane 0 | lane 3).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn from_dense(board: &DenseBoard) -> Quad {
     // SAFETY: `DenseBoard` is eight `u64` aligned to 64: one aligned load.
     let sets = unsafe { _mm512_load_si512(board.bb.as_ptr().cast()) };

@@ -5,6 +5,7 @@
 //! straight into a mask, and a piece code used as a write mask puts a square into exactly the
 //! planes its bits select.
 
+use crate::backend::features;
 use core::arch::x86_64::*;
 
 use super::vector::{A, B, C, load_quad, store_quad};
@@ -16,8 +17,7 @@ use crate::square::Square;
 /// The article's `getPiece` as one test: lane `p` of `vptestmq` asks "is the square's bit set in
 /// plane `p`?" and writes the answer to bit `p` of a mask register, which is then the nibble.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn piece_at(quad: &Quad, sq: Square) -> u8 {
     let square = _mm256_set1_epi64x(sq.bit() as i64);
     _mm256_test_epi64_mask(load_quad(quad), square)
@@ -28,8 +28,7 @@ pub(super) fn piece_at(quad: &Quad, sq: Square) -> u8 {
 /// Clear the square in every plane, then set it in the planes the code selects: the code's four
 /// bits are the write mask of the `or`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn set_piece(quad: &mut Quad, sq: Square, code: u8) {
     let square = _mm256_set1_epi64x(sq.bit() as i64);
     let cleared = _mm256_andnot_si256(square, load_quad(quad));
@@ -42,16 +41,14 @@ pub(super) fn set_piece(quad: &mut Quad, sq: Square, code: u8) {
 /// that the code's bits select (a zero-masked broadcast with the code as the mask). Code 0 gives
 /// the empty quad, so absent aspects need no branch.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn aspect(sq: Square, code: u8) -> __m256i {
     _mm256_maskz_set1_epi64(code & 15, sq.bit() as i64)
 }
 
 /// The xor of the move's aspects, three at a time with `vpternlogq`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn move_delta(m: &MoveAspects) -> Quad {
     // Without castling the rook aspect is code 0 on any square: nothing.
     let (rook_from, rook_to, rook) = match m.special {
@@ -81,8 +78,7 @@ pub(super) fn move_delta(m: &MoveAspects) -> Quad {
 /// broadcasts by one `vpternlogq`; a write mask limits the xor to plane 0; `vpshufb` reverses the
 /// bytes (the ranks) of every plane at once.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn flip(quad: &Quad) -> Quad {
     let planes = load_quad(quad);
     let occupied = _mm256_ternarylogic_epi64::<{ A | B | C }>(

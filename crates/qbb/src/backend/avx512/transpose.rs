@@ -7,6 +7,7 @@
 //! the matrices of all eight ranks into the eight 64-bit lanes of a register; one
 //! `gf2p8affineqb` transposes them all.
 
+use crate::backend::features;
 use core::arch::x86_64::*;
 
 use super::vector::{bytes, load_quad_512, store_quad};
@@ -23,8 +24,7 @@ const COLUMN_SELECTORS: u64 = 0x8040_2010_0804_0201;
 /// `1, 2, 4, .. 128` are the columns of `M`: byte `j` of the result holds column `j`, row `7 - i`
 /// in bit `i`. A transpose, with the rows read in reverse order.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn transpose_lanes(rows: __m512i) -> __m512i {
     _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(COLUMN_SELECTORS as i64), rows)
 }
@@ -48,8 +48,7 @@ const MAILBOX_ROWS: [u8; 64] = {
 /// Four plane bytes per rank, transposed into eight file bytes per rank: byte `f` of lane `r`
 /// has plane `p`'s bit in bit `p`, because row `7 - p` is plane `p`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn mailbox_codes(quad: &Quad) -> __m512i {
     let rows = _mm512_maskz_permutexvar_epi8(
         0xF0F0_F0F0_F0F0_F0F0,
@@ -61,8 +60,7 @@ pub(super) fn mailbox_codes(quad: &Quad) -> __m512i {
 
 /// The mailbox, stored.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn to_mailbox(quad: &Quad) -> Mailbox {
     let mut out = Mailbox::default();
     // SAFETY: a `Mailbox` is 64 bytes aligned to 64: one aligned store.
@@ -99,8 +97,7 @@ const PLANE_BYTES: [u8; 64] = {
 /// Lane `r` holds the codes of rank `r`, file `f` in byte `7 - f`: its transpose has plane `p`'s
 /// byte `r` in byte `p` (bits 4..7 of the codes land in bytes 4..7, which are dropped).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 fn planes_from_rows(rows: __m512i) -> Quad {
     let columns = transpose_lanes(rows);
     let planes = _mm512_permutexvar_epi8(bytes(&PLANE_BYTES), columns);
@@ -109,8 +106,7 @@ fn planes_from_rows(rows: __m512i) -> Quad {
 
 /// The mailbox's rank lanes, bytes reversed so that the transpose reads files in order.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn from_mailbox(mailbox: &Mailbox) -> Quad {
     // SAFETY: a `Mailbox` is 64 bytes aligned to 64: one aligned load.
     let codes = unsafe { _mm512_load_si512(mailbox.0.as_ptr().cast()) };
@@ -141,8 +137,7 @@ const NIBBLE_ROWS: [u8; 64] = {
 /// The transpose makes 16-bit pairs of codes `(f, f + 1)` at every file; the even files' pairs
 /// are the board's bytes, and `vpmovwb` keeps exactly the low (even) byte of every 16-bit word.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn to_nibble_board(quad: &Quad) -> NibbleBoard {
     let planes = load_quad_512(quad);
     let next_file = _mm512_srli_epi64::<1>(planes);
@@ -188,8 +183,7 @@ const SWAP_NIBBLES: u64 = bit_permutation([4, 5, 6, 7, 0, 1, 2, 3]);
 /// a masked `gf2p8affineqb` (a constant matrix this time: a bit permutation), and the rows are
 /// the mailbox's: the same transpose then makes the planes.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn from_nibble_board(board: &NibbleBoard) -> Quad {
     // SAFETY: a `NibbleBoard` is 32 bytes aligned to 32: one aligned load.
     let nibbles = unsafe { _mm256_load_si256(board.0.as_ptr().cast()) };

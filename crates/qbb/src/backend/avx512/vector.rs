@@ -1,6 +1,7 @@
 //! What every avx512 kernel needs: quads and tables into registers and back, the truth-table
 //! columns that spell `vpternlogq` immediates, and lane reductions.
 
+use crate::backend::features;
 use core::arch::x86_64::*;
 
 use crate::quad::Quad;
@@ -13,8 +14,7 @@ pub(super) const C: i32 = 0xAA;
 
 /// The quad in a 256-bit register, plane `p` in lane `p`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn load_quad(quad: &Quad) -> __m256i {
     // SAFETY: a `Quad` is 32 bytes aligned to 32: the aligned load reads exactly its planes.
     unsafe { _mm256_load_si256(quad.bb.as_ptr().cast()) }
@@ -22,16 +22,14 @@ pub(super) fn load_quad(quad: &Quad) -> __m256i {
 
 /// The quad in the low half of a 512-bit register, the high half zero.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn load_quad_512(quad: &Quad) -> __m512i {
     _mm512_zextsi256_si512(load_quad(quad))
 }
 
 /// Four lanes back into a quad.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn store_quad(planes: __m256i) -> Quad {
     let mut quad = Quad::EMPTY;
     // SAFETY: the aligned store writes exactly the 32 bytes of the quad's planes.
@@ -41,8 +39,7 @@ pub(super) fn store_quad(planes: __m256i) -> Quad {
 
 /// A table of eight 64-bit lanes as a vector (a load from the constant pool).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn qwords(table: &[u64; 8]) -> __m512i {
     // SAFETY: reads the 64 bytes of `table`; the unaligned load has no alignment requirement.
     unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
@@ -50,8 +47,7 @@ pub(super) fn qwords(table: &[u64; 8]) -> __m512i {
 
 /// A table of 64 bytes as a vector.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn bytes(table: &[u8; 64]) -> __m512i {
     // SAFETY: reads the 64 bytes of `table`; the unaligned load has no alignment requirement.
     unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
@@ -59,24 +55,21 @@ pub(super) fn bytes(table: &[u8; 64]) -> __m512i {
 
 /// The same bitboard in all eight lanes.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn splat(bb: u64) -> __m512i {
     _mm512_set1_epi64(bb as i64)
 }
 
 /// The union of the eight lanes.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn or_lanes(v: __m512i) -> u64 {
     _mm512_reduce_or_epi64(v) as u64
 }
 
 /// The xor of the eight lanes (Intel defines no xor reduction: fold halves, quarters, pairs).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni")]
-#[target_feature(enable = "avx512vpopcntdq,avx512bitalg,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[features(avx512)]
 pub(super) fn xor_lanes(v: __m512i) -> u64 {
     let four = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v));
     let two = _mm_xor_si128(

@@ -6,6 +6,7 @@
 //! not: pairing its directions takes a mirrored copy (`pshufb`) or blended shifts, which cost more
 //! than the second lane saves, so slider and knight attacks come from the swar backend.
 
+use crate::backend::features;
 use std::arch::x86_64::*;
 
 use super::lanes::{load, pair, splat, swap_lanes, to_quad};
@@ -17,7 +18,7 @@ use crate::quad::Quad;
 /// Both lanes moved by `N` squares, towards higher squares if `UP` (a constant, so the
 /// immediate form of `psllq`/`psrlq`).
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 fn step<const UP: bool, const N: i32>(x: __m128i) -> __m128i {
     if UP {
         _mm_slli_epi64::<N>(x)
@@ -30,7 +31,7 @@ fn step<const UP: bool, const N: i32>(x: __m128i) -> __m128i {
 /// `S`, `2S` and `4S` squares, the propagator's own steps paid once for all registers. With `ray`
 /// the fill goes one step further, onto the blocker.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 fn kogge_stone<const UP: bool, const S: i32, const S2: i32, const S4: i32, const K: usize>(
     mut fills: [__m128i; K],
     empty: __m128i,
@@ -58,7 +59,7 @@ fn kogge_stone<const UP: bool, const S: i32, const S2: i32, const S4: i32, const
 /// The fill (or with `ray` the ray attacks) of `K` registers in direction `dir`; the match folds
 /// away when `dir` is a constant.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 fn along<const K: usize>(
     fills: [__m128i; K],
     empty: __m128i,
@@ -80,7 +81,7 @@ fn along<const K: usize>(
 
 /// All eight directions, each a two-register fill of the quad.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn occluded_fills(generators: &Quad, empty: u64) -> [Quad; 8] {
     let (quad, empty) = (load(generators), splat(empty));
     Direction::ALL.map(|dir| to_quad(along(quad, empty, dir, false)))
@@ -93,7 +94,7 @@ pub(super) fn occluded_fills(generators: &Quad, empty: u64) -> [Quad; 8] {
 /// the *enemy* sliders' ray from the other side, so the slider register is read with its lanes
 /// exchanged; every set of the result is then one `pand` for both kings.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn checks_and_pins(p: &SliderPosition) -> [KingSafety; 2] {
     let empty = splat(!p.occupied());
     let kings = pair(p.kings[0], p.kings[1]);

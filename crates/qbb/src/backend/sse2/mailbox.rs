@@ -1,5 +1,6 @@
 //! Quad <-> mailbox (the article's `quadBB2Board`, and `pmovmskb` back) and quad <-> nibble board.
 
+use crate::backend::features;
 use std::arch::x86_64::*;
 
 use super::lanes::{cast, load, pair};
@@ -15,7 +16,7 @@ use crate::repr::{Mailbox, NibbleBoard};
 /// `p` lands on bit `p` of the byte (bit `p + 1` in lane 1). Then the "rotation" interleaves the
 /// bytes (`punpcklbw`, `punpcklwd`, `punpckldq`) into board order, one byte per square.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn quad_to_board(quad: &Quad) -> [__m128i; 4] {
     let m0 = pair(0x0101_0101_0101_0101, 0x0202_0202_0202_0202); // files a, b
     let m1 = pair(0x0404_0404_0404_0404, 0x0808_0808_0808_0808); // files c, d
@@ -64,7 +65,7 @@ pub(super) fn quad_to_board(quad: &Quad) -> [__m128i; 4] {
 }
 
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn to_mailbox(quad: &Quad) -> Mailbox {
     Mailbox(cast(quad_to_board(quad)))
 }
@@ -75,7 +76,7 @@ pub(super) fn to_mailbox(quad: &Quad) -> Mailbox {
 /// bit (what moves in from the byte below stays under it), and `pmovmskb` gathers the sixteen top
 /// bits of a register, two ranks at a time.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 fn plane<const SHIFT: i32>(board: &[__m128i; 4]) -> u64 {
     let ranks = |x: __m128i| _mm_movemask_epi8(_mm_slli_epi64::<SHIFT>(x)) as u16 as u64;
     ranks(board[0]) | ranks(board[1]) << 16 | ranks(board[2]) << 32 | ranks(board[3]) << 48
@@ -83,7 +84,7 @@ fn plane<const SHIFT: i32>(board: &[__m128i; 4]) -> u64 {
 
 /// Only bits 0..=3 of each byte are read, so the high nibble may hold anything.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn board_to_quad(board: &[__m128i; 4]) -> Quad {
     Quad::new(
         plane::<7>(board),
@@ -94,7 +95,7 @@ pub(super) fn board_to_quad(board: &[__m128i; 4]) -> Quad {
 }
 
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn from_mailbox(mailbox: &Mailbox) -> Quad {
     board_to_quad(&cast(mailbox.0))
 }
@@ -105,7 +106,7 @@ pub(super) fn from_mailbox(mailbox: &Mailbox) -> Quad {
 /// adds each pair, `low + 16 * high`, which is the nibble pair itself (at most 255), and
 /// `packuswb` packs the 16-bit results back into bytes.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn to_nibble_board(quad: &Quad) -> NibbleBoard {
     let board = quad_to_board(quad);
     let weights = _mm_set1_epi16(0x1001); // bytes [1, 16]
@@ -119,7 +120,7 @@ pub(super) fn to_nibble_board(quad: &Quad) -> NibbleBoard {
 /// Low nibbles as they are (their high nibble is never read), high nibbles shifted down within
 /// 16-bit lanes, and the two interleaved into one byte per square (`punpcklbw`/`punpckhbw`).
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn from_nibble_board(board: &NibbleBoard) -> Quad {
     let [lo, hi]: [__m128i; 2] = cast(board.0);
     let (lo_high, hi_high) = (_mm_srli_epi16::<4>(lo), _mm_srli_epi16::<4>(hi));

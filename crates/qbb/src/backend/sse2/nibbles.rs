@@ -1,5 +1,6 @@
 //! Nibble arithmetic: the Nibble article's SWAR formulas on 128-bit registers, 32 lanes each.
 
+use crate::backend::features;
 use std::arch::x86_64::*;
 
 use super::lanes::cast;
@@ -8,7 +9,7 @@ use crate::repr::NibbleBoard;
 // ANCHOR: nibble_arith
 /// The two registers of each board through a lane-wise operation.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 fn lanes(
     a: &NibbleBoard,
     b: &NibbleBoard,
@@ -22,7 +23,7 @@ fn lanes(
 /// next lane, the top bit adds by xor. `paddb` also stops every carry at the byte's edge, so only
 /// the low nibble's carry needs the mask.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn nibble_add(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
     let h = _mm_set1_epi8(0x88u8 as i8);
     lanes(a, b, |x, y| {
@@ -34,7 +35,7 @@ pub(super) fn nibble_add(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
 /// `z = ((x | H) - (y & ~H)) ^ ((x ^ ~y) & H)`: with the top bits of `x` set and those of `y`
 /// clear, no lane borrows from its neighbour.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn nibble_sub(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
     let h = _mm_set1_epi8(0x88u8 as i8);
     lanes(a, b, |x, y| {
@@ -46,7 +47,7 @@ pub(super) fn nibble_sub(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
 /// `z = (x & y) + (((x ^ y) & ~L) >> 1)`; with each lane's bottom bit cleared, a 64-bit shift
 /// moves no bit across a lane.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn nibble_avg(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
     let l = _mm_set1_epi8(0x11);
     lanes(a, b, |x, y| {
@@ -55,3 +56,6 @@ pub(super) fn nibble_avg(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
     })
 }
 // ANCHOR_END: nibble_arith
+
+// Transitional, until the layout moves them here.
+pub(super) use super::mailbox::{from_nibble_board, to_nibble_board};

@@ -1,5 +1,6 @@
 //! The article's `popCountWeight8`: eight population counts and their weighted sum.
 
+use crate::backend::features;
 use std::arch::x86_64::*;
 
 use super::lanes::cast;
@@ -9,7 +10,7 @@ use super::lanes::cast;
 /// sixteen low nibbles in a 16-entry table, then those of the high nibbles. It replaces the
 /// article's three SWAR steps (two masks, shifts and adds each) by two lookups and one add.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 fn byte_counts(v: __m128i) -> __m128i {
     let table = _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
     let nibble = _mm_set1_epi8(0x0F);
@@ -22,7 +23,7 @@ fn byte_counts(v: __m128i) -> __m128i {
 /// `packsswb` bring the eight counts into eight 16-bit words in set order, `pmaddwd` multiplies
 /// them by the weights and adds pairs, and two shifted adds sum the four 32-bit partials.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn weighted_popcount(sets: &[u64; 8], weights: &[i16; 8]) -> i32 {
     let [v, w, x, y]: [__m128i; 4] = cast(*sets);
     let zero = _mm_setzero_si128();

@@ -4,6 +4,7 @@
 //! Producing sets two per register is cheap; a caller that then reads them one `u64` at a time
 //! pays for moving each lane back to an integer register, which can cost more than the SIMD saved.
 
+use crate::backend::features;
 use std::arch::x86_64::*;
 
 use super::lanes::{cast, load, swap_lanes, to_quad};
@@ -14,7 +15,7 @@ use crate::repr::{ClassicalBoard, DenseBoard, HexSets, PieceSets};
 /// `_mm_shuffle_pd` on integer lanes: lane 0 from `a`, lane 1 from `b`, each chosen by a bit of
 /// `IMM` (bit 0 for `a`, bit 1 for `b`; 0 = lane 0, 1 = lane 1).
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 fn pick<const IMM: i32>(a: __m128i, b: __m128i) -> __m128i {
     _mm_castpd_si128(_mm_shuffle_pd::<IMM>(
         _mm_castsi128_pd(a),
@@ -26,7 +27,7 @@ fn pick<const IMM: i32>(a: __m128i, b: __m128i) -> __m128i {
 /// stores it (`[black, white]`, `[occupied, odd]`, `[pawns, knights]`, `[bishops, rooks]`,
 /// `[queens, kings]`), so five aligned stores write the result.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn piece_sets(quad: &Quad) -> PieceSets {
     let [b01, b23] = load(quad);
     let b11 = _mm_unpackhi_epi64(b01, b01);
@@ -54,7 +55,7 @@ pub(super) fn piece_sets(quad: &Quad) -> PieceSets {
 /// The article's `quad2hexBB`, register for register: the four combinations of planes 1:0 and of
 /// planes 3:2 are made side by side, and each output register pairs codes `2k` and `2k + 1`.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 fn quad2hex(quad: &Quad) -> [__m128i; 8] {
     let [q10, q32] = load(quad); // lanes [q0, q1] and [q2, q3]
     let ones = _mm_cmpeq_epi8(q10, q10);
@@ -81,7 +82,7 @@ fn quad2hex(quad: &Quad) -> [__m128i; 8] {
 }
 
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn hex_sets(quad: &Quad) -> HexSets {
     HexSets(cast(quad2hex(quad)))
 }
@@ -93,7 +94,7 @@ pub(super) fn hex_sets(quad: &Quad) -> HexSets {
 /// `[ones, 0]` or `[0, ones]` complements a plane in one lane only, so both lanes of a pair come
 /// from the same three ANDs. Also returns `[!q0, q0]`, the two colours.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 fn type_pairs(quad: &Quad) -> ([__m128i; 3], __m128i) {
     let [q01, q23] = load(quad);
     let ones = _mm_cmpeq_epi8(q01, q01);
@@ -116,7 +117,7 @@ fn type_pairs(quad: &Quad) -> ([__m128i; 3], __m128i) {
 
 /// The white pieces are the type pairs with `!q0`, the black ones with `q0`.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn to_classical(quad: &Quad) -> ClassicalBoard {
     let (types, colours) = type_pairs(quad);
     let white = _mm_unpacklo_epi64(colours, colours);
@@ -138,7 +139,7 @@ pub(super) fn to_classical(quad: &Quad) -> ClassicalBoard {
 /// of three types: `[plane 1, plane 2]` = `[P, N] | [B, B] | [Q, K]`, and `[black, plane 3]`
 /// from two picks of lanes.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn from_classical(board: &ClassicalBoard) -> Quad {
     let [white_pn, white_br, white_qk, black_pn, black_br, black_qk]: [__m128i; 6] = cast(board.bb);
     let pn = _mm_or_si128(white_pn, black_pn);
@@ -162,7 +163,7 @@ pub(super) fn from_classical(board: &ClassicalBoard) -> Quad {
 /// The type pairs are the six type sets; their union, folded across the lanes, is every piece,
 /// and `[!q0, q0]` splits it into `[white, black]`.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn to_dense(quad: &Quad) -> DenseBoard {
     let ([pn, br, qk], colours) = type_pairs(quad);
     let pieces = _mm_or_si128(_mm_or_si128(pn, br), qk);
@@ -175,7 +176,7 @@ pub(super) fn to_dense(quad: &Quad) -> DenseBoard {
 /// `[plane 1, plane 2]` = `[P, N] | [B, B] | [Q, K]`; `[typed, plane 3]` from picks of lanes, then
 /// `typed & black` in lane 0 (the white set is implied and not read).
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn from_dense(board: &DenseBoard) -> Quad {
     let [colours, pn, br, qk]: [__m128i; 4] = cast(board.bb);
     let planes_12 = _mm_or_si128(_mm_or_si128(pn, _mm_unpacklo_epi64(br, br)), qk);

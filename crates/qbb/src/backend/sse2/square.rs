@@ -1,5 +1,6 @@
 //! One square's nibble, the make/unmake delta and the colour flip.
 
+use crate::backend::features;
 use std::arch::x86_64::*;
 
 use super::lanes::{load, to_quad};
@@ -12,7 +13,7 @@ use crate::square::Square;
 /// lanes; `shufps` gathers the four upper halves in plane order and `movmskps` reads the four
 /// sign bits at once: the vertical nibble, with no bit handled alone.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn piece_at(quad: &Quad, sq: Square) -> u8 {
     let [low, high] = load(quad);
     let count = _mm_cvtsi32_si128(63 - sq.index() as i32);
@@ -40,7 +41,7 @@ static UNIT: [Quad; 16] = {
 
 /// The quad of `code & 15` on `sq`, as two registers.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 fn nibble_at(sq: Square, code: u8) -> [__m128i; 2] {
     let count = _mm_cvtsi32_si128(sq.index() as i32);
     load(&UNIT[usize::from(code & 15)]).map(|unit| _mm_sll_epi64(unit, count))
@@ -48,7 +49,7 @@ fn nibble_at(sq: Square, code: u8) -> [__m128i; 2] {
 
 /// Clear the square in all four planes (`pandn`), then or in the code's unit quad shifted onto it.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn set_piece(quad: &mut Quad, sq: Square, code: u8) {
     let square = _mm_set1_epi64x(sq.bit() as i64);
     let [low, high] = load(quad);
@@ -65,7 +66,7 @@ pub(super) fn set_piece(quad: &mut Quad, sq: Square, code: u8) {
 /// per aspect. A missing capture is code 0, whose unit quad is empty, so it needs no branch;
 /// castling, rare and so well predicted, keeps its branch.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn move_delta(m: &MoveAspects) -> Quad {
     let xor =
         |a: [__m128i; 2], b: [__m128i; 2]| [_mm_xor_si128(a[0], b[0]), _mm_xor_si128(a[1], b[1])];
@@ -93,7 +94,7 @@ pub(super) fn move_delta(m: &MoveAspects) -> Quad {
 /// toggle needs the union of planes 1..3 in lane 0 only: two integer ORs and one `movq` (which
 /// clears lane 1) are cheaper than folding it across the lanes.
 #[inline]
-#[target_feature(enable = "sse2,ssse3,sse4.1,sse4.2,popcnt")]
+#[features(sse2)]
 pub(super) fn flip(quad: &Quad) -> Quad {
     let [low, high] = load(quad);
     let toggle = _mm_cvtsi64_si128(quad.occupied() as i64); // [bb1 | bb2 | bb3, 0]

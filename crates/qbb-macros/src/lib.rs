@@ -1,0 +1,139 @@
+//! The CPU features of each x86 backend, written once.
+//!
+//! A backend token proves that the CPU has its backend's features, and every `#[target_feature]`
+//! function below the token may enable at most those: one feature more, on one function, compiles
+//! and is undefined behaviour on a CPU without it. So no backend spells a feature list out. The
+//! lists live in [`TIERS`], and two macros hand them out:
+//!
+//! - `#[features(avx2)]` on a function stamps `#[target_feature(enable = "avx2,bmi1,…")]` on it;
+//! - `feature_list!(avx2)` is the same list as a `&[&str]`, the one run-time detection checks
+//!   before a token is made.
+//!
+//! The `qbb` crate's test `feature_sets` reads every source file under its backends and checks that
+//! each function enables a subset of what its backend's token proves.
+
+use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
+
+/// Each tier: the name used in `#[features(name)]`, and its features, each one a name that
+/// `is_x86_feature_detected!` knows.
+const TIERS: &[(&str, &[&str])] = &[
+    // x86-64-v2: SSE2 to SSE4.2 and POPCNT (the `sse2` backend's routines use SSSE3's `pshufb`,
+    // SSE4.1's blends and extracts, and POPCNT).
+    ("sse2", &["sse2", "ssse3", "sse4.1", "sse4.2", "popcnt"]),
+    // x86-64-v3 without FMA and MOVBE, which no routine uses.
+    ("avx2", &["avx2", "bmi1", "bmi2", "lzcnt", "popcnt"]),
+    // The Ice Lake generation's AVX-512 and the whole avx2 tier.
+    (
+        "avx512",
+        &[
+            "avx512f",
+            "avx512bw",
+            "avx512vl",
+            "avx512vbmi",
+            "avx512vbmi2",
+            "gfni",
+            "avx512vpopcntdq",
+            "avx512bitalg",
+            "avx2",
+            "bmi1",
+            "bmi2",
+            "lzcnt",
+            "popcnt",
+        ],
+    ),
+];
+
+/// `#[features(tier)]`: compiles the function with the tier's target features.
+#[proc_macro_attribute]
+pub fn features(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let features = match tier(attr) {
+        Ok(features) => features,
+        Err(error) => return error,
+    };
+    // #[target_feature(enable = "a,b,c")]
+    let enable: TokenStream = [
+        TokenTree::Ident(Ident::new("enable", Span::call_site())),
+        TokenTree::Punct(Punct::new('=', Spacing::Alone)),
+        TokenTree::Literal(Literal::string(&features.join(","))),
+    ]
+    .into_iter()
+    .collect();
+    let attribute: TokenStream = [
+        TokenTree::Ident(Ident::new("target_feature", Span::call_site())),
+        TokenTree::Group(Group::new(Delimiter::Parenthesis, enable)),
+    ]
+    .into_iter()
+    .collect();
+    let mut out: TokenStream = [
+        TokenTree::Punct(Punct::new('#', Spacing::Alone)),
+        TokenTree::Group(Group::new(Delimiter::Bracket, attribute)),
+    ]
+    .into_iter()
+    .collect();
+    out.extend(item);
+    out
+}
+
+/// `feature_list!(tier)`: the tier's features as a `&'static [&'static str]` expression.
+#[proc_macro]
+pub fn feature_list(input: TokenStream) -> TokenStream {
+    let features = match tier(input) {
+        Ok(features) => features,
+        Err(error) => return error,
+    };
+    let mut items = TokenStream::new();
+    for feature in features {
+        items.extend([
+            TokenTree::Literal(Literal::string(feature)),
+            TokenTree::Punct(Punct::new(',', Spacing::Alone)),
+        ]);
+    }
+    [
+        TokenTree::Punct(Punct::new('&', Spacing::Alone)),
+        TokenTree::Group(Group::new(Delimiter::Bracket, items)),
+    ]
+    .into_iter()
+    .collect()
+}
+
+/// The features of the tier named by `input` (one identifier), or a `compile_error!`.
+fn tier(input: TokenStream) -> Result<&'static [&'static str], TokenStream> {
+    let tokens: Vec<TokenTree> = input.into_iter().collect();
+    let (name, span) = match tokens.as_slice() {
+        [TokenTree::Ident(ident)] => (ident.to_string(), ident.span()),
+        _ => {
+            return Err(compile_error(
+                "expected one tier name: sse2, avx2 or avx512",
+                None,
+            ));
+        }
+    };
+    TIERS
+        .iter()
+        .find(|(tier, _)| *tier == name)
+        .map(|&(_, features)| features)
+        .ok_or_else(|| {
+            compile_error(
+                &format!("unknown tier `{name}`: expected sse2, avx2 or avx512"),
+                Some(span),
+            )
+        })
+}
+
+/// `compile_error!("message")`, pointing at `span` where there is one.
+fn compile_error(message: &str, span: Option<Span>) -> TokenStream {
+    let span = span.unwrap_or_else(Span::call_site);
+    let mut literal = Literal::string(message);
+    literal.set_span(span);
+    let mut bang = Punct::new('!', Spacing::Alone);
+    bang.set_span(span);
+    let mut args = Group::new(Delimiter::Parenthesis, TokenTree::Literal(literal).into());
+    args.set_span(span);
+    [
+        TokenTree::Ident(Ident::new("compile_error", span)),
+        TokenTree::Punct(bang),
+        TokenTree::Group(args),
+    ]
+    .into_iter()
+    .collect()
+}
