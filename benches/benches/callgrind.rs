@@ -52,9 +52,9 @@ macro_rules! counted {
         #[bench::sse2(args = (BackendKind::Sse2, $id))]
         #[bench::avx2(args = (BackendKind::Avx2, $id))]
         #[cfg_attr(
-                    feature = "portable-simd",
-                    bench::portable(args = (BackendKind::Portable, $id))
-                )]
+                                            feature = "portable-simd",
+                                            bench::portable(args = (BackendKind::Portable, $id))
+                                        )]
         fn $name(input: (BackendKind, Bench, Corpus)) -> (BackendKind, Bench, Corpus) {
             one_pass(input)
         }

@@ -485,15 +485,8 @@ mod tests {
     /// Exactly the backends whose feature list includes bmi2 give the proof.
     #[test]
     fn only_bmi2_backends_prove_bmi2() {
-        struct Proves;
-        impl qbb::BackendTask for Proves {
-            type Output = bool;
-            fn run<B: Backend>(self, b: B) -> bool {
-                Bmi2::of(b).is_some()
-            }
-        }
         for kind in BackendKind::ALL.into_iter().filter(|k| k.is_available()) {
-            let proven = qbb::run_on(kind, Proves).unwrap();
+            let proven = qbb::with_backend!(kind, |b| Bmi2::of(b).is_some()).unwrap();
             assert_eq!(proven, kind.required_features().contains(&"bmi2"), "{kind}");
         }
     }

@@ -478,7 +478,7 @@ const KING_EG: [i16; 64] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qbb::{BackendKind, BackendTask, Scalar, run_on};
+    use qbb::{BackendKind, Scalar};
     use qbb_corpus::Suite;
 
     /// The same position with colours exchanged: ranks reversed, case swapped, the other side to
@@ -602,21 +602,19 @@ mod tests {
 
     #[test]
     fn every_backend_evaluates_alike() {
-        struct EvaluateAll<'a>(&'a [Position]);
-        impl BackendTask for EvaluateAll<'_> {
-            type Output = Vec<Score>;
-            fn run<B: Backend>(self, b: B) -> Vec<Score> {
-                self.0.iter().map(|p| evaluate(b, p)).collect()
-            }
-        }
         let positions = corpus_positions();
-        let reference = run_on(BackendKind::Scalar, EvaluateAll(&positions)).unwrap();
+        let evaluate_all = |kind: BackendKind| {
+            qbb::with_backend!(kind, |b| {
+                positions
+                    .iter()
+                    .map(|p| evaluate(b, p))
+                    .collect::<Vec<Score>>()
+            })
+            .unwrap()
+        };
+        let reference = evaluate_all(BackendKind::Scalar);
         for kind in BackendKind::ALL.into_iter().filter(|k| k.is_available()) {
-            assert_eq!(
-                run_on(kind, EvaluateAll(&positions)).unwrap(),
-                reference,
-                "{kind}"
-            );
+            assert_eq!(evaluate_all(kind), reference, "{kind}");
         }
     }
 

@@ -698,7 +698,7 @@ fn pv_text<B: Backend>(backend: B, root: &Position, line: &[Move], chess960: boo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qbb::{BackendKind, BackendTask, Scalar, run_on};
+    use qbb::{BackendKind, Scalar};
 
     fn job(fen: &str, limits: Limits) -> SearchJob {
         SearchJob {
@@ -872,27 +872,24 @@ mod tests {
 
     #[test]
     fn every_backend_searches_the_same_tree() {
-        /// Nodes and best move of a fixed-depth search with the move generator's attacks from
-        /// the given source.
-        struct Nodes(Attacks);
-        impl BackendTask for Nodes {
-            type Output = (u64, Option<String>);
-            fn run<B: Backend>(self, b: B) -> (u64, Option<String>) {
-                let job = job(
-                    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                    depth(5),
-                );
-                let mut searcher = Searcher::new(1).unwrap();
-                searcher.set_attacks(self.0);
-                let result = searcher.think(b, &job, &mut |_| {});
-                (result.nodes, result.best_move)
-            }
-        }
-        let reference = run_on(BackendKind::Scalar, Nodes(Attacks::Tables)).unwrap();
+        // Nodes and best move of a fixed-depth search on `kind` with the move generator's
+        // attacks from `attacks`.
+        let nodes = |kind: BackendKind, attacks: Attacks| {
+            let job = job(
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                depth(5),
+            );
+            let mut searcher = Searcher::new(1).unwrap();
+            searcher.set_attacks(attacks);
+            let result = qbb::with_backend!(kind, |b| searcher.think(b, &job, &mut |_| {}));
+            let result = result.unwrap();
+            (result.nodes, result.best_move)
+        };
+        let reference = nodes(BackendKind::Scalar, Attacks::Tables);
         for kind in BackendKind::ALL.into_iter().filter(|k| k.is_available()) {
             for attacks in Attacks::ALL {
                 assert_eq!(
-                    run_on(kind, Nodes(attacks)).unwrap(),
+                    nodes(kind, attacks),
                     reference,
                     "{kind}, attacks from {attacks}"
                 );

@@ -116,28 +116,24 @@ fn least_valuable(sets: &RelativeSets, candidates: u64) -> Option<(PieceType, u6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qbb::{BackendKind, BackendTask, run_on};
+    use qbb::BackendKind;
 
-    /// The exchange value of the UCI move `uci` in `fen`.
-    struct Exchange<'a> {
-        fen: &'a str,
-        uci: &'a str,
-    }
-
-    impl BackendTask for Exchange<'_> {
-        type Output = i32;
-        fn run<B: Backend>(self, b: B) -> i32 {
-            let pos = Position::from_fen(self.fen).unwrap();
-            let mv = pos.parse_uci_move(b, self.uci).unwrap();
-            exchange(b, &pos, mv)
-        }
+    /// The exchange value of the UCI move `uci` in `fen` on `kind`.
+    fn exchange_on(kind: BackendKind, fen: &str, uci: &str) -> i32 {
+        let pos = Position::from_fen(fen).unwrap();
+        qbb::with_backend!(kind, |b| exchange(
+            b,
+            &pos,
+            pos.parse_uci_move(b, uci).unwrap()
+        ))
+        .unwrap()
     }
 
     /// The exchange value on every backend this CPU runs, which must agree.
     fn see(fen: &str, uci: &str) -> i32 {
-        let reference = run_on(BackendKind::Scalar, Exchange { fen, uci }).unwrap();
+        let reference = exchange_on(BackendKind::Scalar, fen, uci);
         for kind in BackendKind::ALL.into_iter().filter(|k| k.is_available()) {
-            let value = run_on(kind, Exchange { fen, uci }).unwrap();
+            let value = exchange_on(kind, fen, uci);
             assert_eq!(value, reference, "{kind}: {fen} {uci}");
         }
         reference
@@ -210,15 +206,11 @@ mod tests {
     #[test]
     fn only_losing_captures_lose_material() {
         use crate::ordering::loses_material;
-        struct Loses<'a>(&'a str, &'a str);
-        impl BackendTask for Loses<'_> {
-            type Output = bool;
-            fn run<B: Backend>(self, b: B) -> bool {
-                let pos = Position::from_fen(self.0).unwrap();
-                loses_material(b, &pos, pos.parse_uci_move(b, self.1).unwrap())
-            }
-        }
-        let loses = |fen, uci| run_on(BackendKind::Scalar, Loses(fen, uci)).unwrap();
+        let loses = |fen: &str, uci: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            let b = qbb::Scalar;
+            loses_material(b, &pos, pos.parse_uci_move(b, uci).unwrap())
+        };
         assert!(loses("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"));
         assert!(!loses("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"));
         assert!(!loses("4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5"));

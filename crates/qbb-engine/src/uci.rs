@@ -13,13 +13,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use qbb::{Backend, BackendKind, BackendTask, run_on};
+use qbb::{Backend, BackendKind};
 
 use crate::score::UciScore;
 use crate::search::{Report, SearchJob, SearchResult, Searcher};
 use crate::time::Limits;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
-use crate::{Attacks, MoveList, Position, perft_with};
+use crate::{Attacks, MoveList, Position, divide_with_progress};
 
 /// Where the engine's lines go: standard output, or a buffer in tests. Called from both threads;
 /// each call writes one whole line.
@@ -332,7 +332,7 @@ impl Uci {
                 return;
             }
         };
-        let played = run_on(self.backend, PlayMoves { start, moves });
+        let played = qbb::with_backend!(self.backend, |b| play_moves(b, start, moves));
         match played {
             Ok(played) => {
                 if let Some(why) = played.stopped_at {
@@ -467,14 +467,9 @@ fn search(
     let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
     searcher.set_attacks(attacks);
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        run_on(
-            backend,
-            Think {
-                searcher: &mut searcher,
-                job: &job,
-                out,
-            },
-        )
+        qbb::with_backend!(backend, |b| {
+            searcher.think(b, &job, &mut |report| out(&info_line(report)))
+        })
     }));
     match outcome {
         Ok(Ok(result)) => bestmove_line(&result),
@@ -484,13 +479,13 @@ fn search(
         }
         Err(_) => {
             out("info string internal error: the search failed; answering its first legal move");
-            let fallback = run_on(
-                backend,
-                FirstMove {
-                    pos: &job.position,
-                    chess960: job.chess960,
-                },
-            );
+            let pos = &job.position;
+            let chess960 = job.chess960 || pos.is_chess960();
+            let fallback = qbb::with_backend!(backend, |b| {
+                let mut moves = MoveList::new();
+                pos.generate_moves(b, &mut moves);
+                moves.iter().next().map(|&mv| pos.move_to_uci(mv, chess960))
+            });
             match fallback {
                 Ok(Some(mv)) => format!("bestmove {mv}"),
                 _ => "bestmove (none)".to_string(),
@@ -535,14 +530,13 @@ fn perft_lines(
     out: &Output,
 ) -> String {
     let started = Instant::now();
-    match run_on(
-        backend,
-        Divide {
-            pos,
-            depth,
-            attacks,
-        },
-    ) {
+    // The leaf count under each legal move, in generation order, on one thread.
+    let divided = qbb::with_backend!(backend, |b| {
+        divide_with_progress(b, attacks, pos, depth, true, 1, &|_, _| {})
+    })
+    .map_err(|e| e.to_string())
+    .and_then(|counts| counts.map_err(|e| e.to_string()));
+    match divided {
         Ok(counts) => {
             let total: u64 = if depth == 0 {
                 1
@@ -550,7 +544,10 @@ fn perft_lines(
                 counts.iter().map(|(_, n)| n).sum()
             };
             for (mv, nodes) in &counts {
-                out(&format!("{mv}: {nodes}"));
+                out(&format!(
+                    "{}: {nodes}",
+                    pos.move_to_uci(*mv, pos.is_chess960())
+                ));
             }
             let seconds = started.elapsed().as_secs_f64();
             out(&format!(
@@ -559,7 +556,7 @@ fn perft_lines(
             ));
             format!("Nodes searched: {total}")
         }
-        Err(e) => format!("info string perft refused: {e}"),
+        Err(why) => format!("info string perft refused: {why}"),
     }
 }
 
@@ -667,30 +664,9 @@ fn printable(text: &str) -> String {
     out
 }
 
-// ---- jobs that run on the chosen backend --------------------------------------------------------
+// ---- the moves of a `position` command ----------------------------------------------------------
 
-/// The search itself.
-struct Think<'a> {
-    searcher: &'a mut Searcher,
-    job: &'a SearchJob,
-    out: &'a Output,
-}
-
-impl BackendTask for Think<'_> {
-    type Output = SearchResult;
-    fn run<B: Backend>(self, backend: B) -> SearchResult {
-        let out = self.out;
-        self.searcher
-            .think(backend, self.job, &mut |report| out(&info_line(report)))
-    }
-}
-
-/// The moves of a `position` command played from its start.
-struct PlayMoves<'a> {
-    start: Position,
-    moves: &'a [&'a str],
-}
-
+/// A position reached by the moves of a `position` command.
 struct Played {
     position: Position,
     history: Vec<u64>,
@@ -698,81 +674,35 @@ struct Played {
     stopped_at: Option<String>,
 }
 
-impl BackendTask for PlayMoves<'_> {
-    type Output = Played;
-    fn run<B: Backend>(self, backend: B) -> Played {
-        let mut position = self.start;
-        let mut history = Vec::with_capacity(self.moves.len());
-        for (i, text) in self.moves.iter().enumerate() {
-            match position.parse_uci_move(backend, text) {
-                Ok(mv) => {
-                    history.push(position.hash());
-                    position = position.make_move(backend, mv);
-                }
-                Err(e) => {
-                    return Played {
-                        position,
-                        history,
-                        stopped_at: Some(format!(
-                            "move {} `{}` refused ({e}); position set after the {i} move(s) before it: {}",
-                            i + 1,
-                            printable(text),
-                            position.to_fen()
-                        )),
-                    };
-                }
+/// The moves of a `position` command played from `start`, up to the first that is not legal.
+#[inline(always)]
+fn play_moves<B: Backend>(backend: B, start: Position, moves: &[&str]) -> Played {
+    let mut position = start;
+    let mut history = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        match position.parse_uci_move(backend, text) {
+            Ok(mv) => {
+                history.push(position.hash());
+                position = position.make_move(backend, mv);
+            }
+            Err(e) => {
+                return Played {
+                    position,
+                    history,
+                    stopped_at: Some(format!(
+                        "move {} `{}` refused ({e}); position set after the {i} move(s) before it: {}",
+                        i + 1,
+                        printable(text),
+                        position.to_fen()
+                    )),
+                };
             }
         }
-        Played {
-            position,
-            history,
-            stopped_at: None,
-        }
     }
-}
-
-/// The leaf count under each legal move (`go perft`).
-struct Divide<'a> {
-    pos: &'a Position,
-    depth: u32,
-    attacks: Attacks,
-}
-
-impl BackendTask for Divide<'_> {
-    type Output = Vec<(String, u64)>;
-    fn run<B: Backend>(self, backend: B) -> Vec<(String, u64)> {
-        if self.depth == 0 {
-            return Vec::new();
-        }
-        let mut moves = MoveList::new();
-        self.pos.generate_moves(backend, &mut moves);
-        moves
-            .iter()
-            .map(|&mv| {
-                let child = self.pos.make_move(backend, mv);
-                let nodes = perft_with(backend, self.attacks, &child, self.depth - 1, true);
-                (self.pos.move_to_uci(mv, self.pos.is_chess960()), nodes)
-            })
-            .collect()
-    }
-}
-
-/// The first legal move, the answer of last resort.
-struct FirstMove<'a> {
-    pos: &'a Position,
-    chess960: bool,
-}
-
-impl BackendTask for FirstMove<'_> {
-    type Output = Option<String>;
-    fn run<B: Backend>(self, backend: B) -> Option<String> {
-        let mut moves = MoveList::new();
-        self.pos.generate_moves(backend, &mut moves);
-        let chess960 = self.chess960 || self.pos.is_chess960();
-        moves
-            .iter()
-            .next()
-            .map(|&mv| self.pos.move_to_uci(mv, chess960))
+    Played {
+        position,
+        history,
+        stopped_at: None,
     }
 }
 
