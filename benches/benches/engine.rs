@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use qbb::{Backend, BackendKind, BackendTask};
+use qbb::{Backend, BackendKind};
 use qbb_engine::Position;
 use qbb_engine::search::{SearchJob, Searcher};
 use qbb_engine::time::Limits;
@@ -43,32 +43,26 @@ const POSITIONS: [(&str, &str, u32); 4] = [
 
 const HASH_MB: usize = 16;
 
-/// One search, timed inside the backend's feature region (the dispatch is not timed).
-struct Search<'a> {
-    fen: &'a str,
-    depth: u32,
-}
-
-impl BackendTask for Search<'_> {
-    type Output = (u64, Duration);
-    fn run<B: Backend>(self, b: B) -> (u64, Duration) {
-        let mut searcher = Searcher::new(HASH_MB).expect("16 MiB for the table");
-        let job = SearchJob {
-            position: Position::from_fen(self.fen).expect("bench FENs parse"),
-            history: Vec::new(),
-            limits: Limits {
-                depth: Some(self.depth),
-                ..Limits::default()
-            },
-            move_overhead: Duration::ZERO,
-            chess960: false,
-            started: Instant::now(),
-            stop: Default::default(),
-        };
-        let started = Instant::now();
-        let result = searcher.think(b, &job, &mut |_| {});
-        (result.nodes, started.elapsed())
-    }
+/// One search and its node count, timed inside the backend's feature region (the dispatch is not
+/// timed).
+#[inline(always)]
+fn search<B: Backend>(b: B, fen: &str, depth: u32) -> (u64, Duration) {
+    let mut searcher = Searcher::new(HASH_MB).expect("16 MiB for the table");
+    let job = SearchJob {
+        position: Position::from_fen(fen).expect("bench FENs parse"),
+        history: Vec::new(),
+        limits: Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        move_overhead: Duration::ZERO,
+        chess960: false,
+        started: Instant::now(),
+        stop: Default::default(),
+    };
+    let started = Instant::now();
+    let result = searcher.think(b, &job, &mut |_| {});
+    (result.nodes, started.elapsed())
 }
 
 struct Row {
@@ -105,8 +99,8 @@ fn main() {
     for _ in 0..rounds {
         for (p, &(name, fen, depth)) in POSITIONS.iter().enumerate() {
             for row in &mut rows {
-                let (nodes, time) =
-                    qbb::run_on(row.backend, Search { fen, depth }).expect("available backend");
+                let (nodes, time) = qbb::with_backend!(row.backend, |b| search(b, fen, depth))
+                    .expect("available backend");
                 let expected = *nodes_per_position[p].get_or_insert(nodes);
                 assert_eq!(
                     nodes, expected,

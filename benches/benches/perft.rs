@@ -16,7 +16,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use qbb::{Backend, BackendKind, BackendTask};
+use qbb::BackendKind;
 use qbb_engine::Attacks;
 use shakmaty::Position as _;
 
@@ -80,7 +80,11 @@ impl Runner {
         match self {
             Runner::Engine(kind, attacks) => {
                 let pos = qbb_engine::Position::from_fen(case.fen).expect("bench FENs parse");
-                qbb::run_on(kind, EnginePerft { pos, case, attacks }).expect("available backend")
+                // Timed inside the backend's feature region (the dispatch is not timed).
+                qbb::with_backend!(kind, |b| {
+                    timed(|| qbb_engine::perft_with(b, attacks, &pos, case.depth, case.bulk))
+                })
+                .expect("available backend")
             }
             Runner::Cozy => {
                 let board = cozy_chess::Board::from_fen(case.fen, false).expect("bench FENs parse");
@@ -124,21 +128,6 @@ fn timed(f: impl FnOnce() -> u64) -> Timed {
 
 fn mnps(nodes: u64, time: Duration) -> f64 {
     nodes as f64 / time.as_secs_f64() / 1e6
-}
-
-/// The engine's perft, timed inside the backend's feature region (the dispatch is not timed).
-struct EnginePerft {
-    pos: qbb_engine::Position,
-    case: Case,
-    attacks: Attacks,
-}
-
-impl BackendTask for EnginePerft {
-    type Output = Timed;
-    fn run<B: Backend>(self, b: B) -> Timed {
-        let Case { depth, bulk, .. } = self.case;
-        timed(|| qbb_engine::perft_with(b, self.attacks, &self.pos, depth, bulk))
-    }
 }
 
 fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {

@@ -25,25 +25,23 @@ trait Routine {
     fn call<B: Backend>(b: B, q: &Quad) -> impl Sized;
 }
 
-struct PieceSets;
+/// `quad_routine!(Type, method)`: the routine `method` as a type named `Type`.
+macro_rules! quad_routine {
+    ($routine:ident, $method:ident) => {
+        struct $routine;
 
-impl Routine for PieceSets {
-    const NAME: &'static str = "piece_sets";
-    #[inline(always)]
-    fn call<B: Backend>(b: B, q: &Quad) -> impl Sized {
-        b.piece_sets(q)
-    }
+        impl Routine for $routine {
+            const NAME: &'static str = stringify!($method);
+            #[inline(always)]
+            fn call<B: Backend>(b: B, q: &Quad) -> impl Sized {
+                b.$method(q)
+            }
+        }
+    };
 }
 
-struct Flip;
-
-impl Routine for Flip {
-    const NAME: &'static str = "flip";
-    #[inline(always)]
-    fn call<B: Backend>(b: B, q: &Quad) -> impl Sized {
-        b.flip(q)
-    }
-}
+quad_routine!(PieceSets, piece_sets);
+quad_routine!(Flip, flip);
 
 /// `passes` passes over the positions, one call per position, every result observed.
 #[inline(always)]

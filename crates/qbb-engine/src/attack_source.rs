@@ -1,8 +1,9 @@
 //! Where the legal move generator takes its slider attacks, its check mask and its pins from.
 //!
 //! By default ([`Attacks::Tables`]) from the engine's own per-square tables (`attacks.rs`): PEXT
-//! or obstruction-difference lookups for one slider at a time, and Isenberg's in-between sets for
-//! the squares between the king and a checker or a pinner. With [`Attacks::Backend`] the same
+//! lookups (on the backends whose token proves BMI2) or the obstruction difference for one slider
+//! at a time, and Isenberg's in-between sets for the squares between the king and a checker or a
+//! pinner. With [`Attacks::Backend`] the same
 //! answers come from the backend's set-wise routines: `slider_attacks` (catalogue row 10) run on a
 //! single slider, and `checks_and_pins` (row 12) for the checkers, the squares that block a
 //! check and the pinned pieces. Both give the same legal moves, so perft can time one against the
@@ -11,9 +12,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use qbb::{Backend, SliderPosition};
+use qbb::{Backend, SliderPosition, Square, Squares};
 
-use crate::attacks::{Sq, Tables};
+use crate::attacks::Tables;
 
 /// The choice of source for the legal move generator (`qbb perft --attacks`, UCI option
 /// `Attacks`).
@@ -59,6 +60,14 @@ impl FromStr for Attacks {
     }
 }
 
+/// Our king and the sliders around it, as `checks_and_pins` reads them: in `sliders` index 0 is
+/// the side to move ("us"), 1 the opponent.
+#[derive(Copy, Clone)]
+pub(crate) struct KingLines {
+    pub king: Square,
+    pub sliders: SliderPosition,
+}
+
 /// What the enemy sliders do to our king.
 #[derive(Copy, Clone)]
 pub(crate) struct SliderThreats {
@@ -69,34 +78,22 @@ pub(crate) struct SliderThreats {
     pub block: u64,
     /// Our pieces that stand alone between the king and an enemy slider on its line.
     pub pinned: u64,
+    /// What the threats were found from, for following a pin.
+    pub lines: KingLines,
 }
 
-/// One source of attacks for the generator. `sliders` describes the position with index 0 = the
-/// side to move ("us"), 1 = the opponent; `king` is our king's square.
+/// One source of attacks for the generator.
 pub(crate) trait AttackSource: Copy {
     /// The squares a rook on `sq` attacks with `occupied` blocking (blockers included).
-    fn rook<B: Backend>(self, b: B, t: &Tables, sq: Sq, occupied: u64) -> u64;
+    fn rook<B: Backend>(self, b: B, t: &Tables, sq: Square, occupied: u64) -> u64;
     /// The squares a bishop on `sq` attacks with `occupied` blocking (blockers included).
-    fn bishop<B: Backend>(self, b: B, t: &Tables, sq: Sq, occupied: u64) -> u64;
-    fn threats<B: Backend>(
-        self,
-        b: B,
-        t: &Tables,
-        sliders: &SliderPosition,
-        king: Sq,
-    ) -> SliderThreats;
+    fn bishop<B: Backend>(self, b: B, t: &Tables, sq: Square, occupied: u64) -> u64;
+    /// The checks and pins the enemy sliders of `lines` give our king.
+    fn threats<B: Backend>(self, b: B, t: &Tables, lines: KingLines) -> SliderThreats;
     /// The squares the pinned piece on `from` may move to without leaving the king exposed (a
     /// superset is allowed: the piece's own attacks restrict it further). Only asked for pieces
     /// of `threats.pinned`.
-    fn pin_line<B: Backend>(
-        self,
-        b: B,
-        t: &Tables,
-        sliders: &SliderPosition,
-        king: Sq,
-        from: Sq,
-        threats: &SliderThreats,
-    ) -> u64;
+    fn pin_line<B: Backend>(self, b: B, t: &Tables, threats: &SliderThreats, from: Square) -> u64;
 }
 
 /// The engine's tables, one slider and one pair of squares at a time.
@@ -105,37 +102,30 @@ pub(crate) struct TableAttacks;
 
 impl AttackSource for TableAttacks {
     #[inline(always)]
-    fn rook<B: Backend>(self, b: B, t: &Tables, sq: Sq, occupied: u64) -> u64 {
+    fn rook<B: Backend>(self, b: B, t: &Tables, sq: Square, occupied: u64) -> u64 {
         t.rook(b, sq, occupied)
     }
 
     #[inline(always)]
-    fn bishop<B: Backend>(self, b: B, t: &Tables, sq: Sq, occupied: u64) -> u64 {
+    fn bishop<B: Backend>(self, b: B, t: &Tables, sq: Square, occupied: u64) -> u64 {
         t.bishop(b, sq, occupied)
     }
 
     #[inline(always)]
-    fn threats<B: Backend>(
-        self,
-        b: B,
-        t: &Tables,
-        sliders: &SliderPosition,
-        king: Sq,
-    ) -> SliderThreats {
+    fn threats<B: Backend>(self, b: B, t: &Tables, lines: KingLines) -> SliderThreats {
+        let KingLines { king, sliders } = lines;
         let occupied = sliders.occupied();
         let (orth, diag) = (sliders.orth[1], sliders.diag[1]);
         let checkers = (t.rook(b, king, occupied) & orth) | (t.bishop(b, king, occupied) & diag);
         let block = if checkers != 0 {
-            t.between[king][checkers.trailing_zeros() as Sq & 63] | checkers
+            t.between[king][Square::from_index_masked(checkers.trailing_zeros())] | checkers
         } else {
             0
         };
         // Pinned: ours alone between the king and an enemy slider on a common line.
         let mut pinned = 0;
-        let mut snipers = (t.rook_rays[king] & orth) | (t.bishop_rays[king] & diag);
-        while snipers != 0 {
-            let sniper = snipers.trailing_zeros() as Sq & 63;
-            snipers &= snipers - 1;
+        let snipers = (t.rook_rays[king] & orth) | (t.bishop_rays[king] & diag);
+        for sniper in Squares(snipers) {
             let between = t.between[king][sniper] & occupied;
             if between & between.wrapping_sub(1) == 0 {
                 pinned |= between & sliders.pieces[0];
@@ -145,22 +135,15 @@ impl AttackSource for TableAttacks {
             checkers,
             block,
             pinned,
+            lines,
         }
     }
 
     #[inline(always)]
-    fn pin_line<B: Backend>(
-        self,
-        _b: B,
-        t: &Tables,
-        _sliders: &SliderPosition,
-        king: Sq,
-        from: Sq,
-        _threats: &SliderThreats,
-    ) -> u64 {
+    fn pin_line<B: Backend>(self, _b: B, t: &Tables, threats: &SliderThreats, from: Square) -> u64 {
         // The whole line through the king and the piece; in check it meets the check's squares
         // only on the king, so the piece gets no move.
-        t.line[king][from]
+        t.line[threats.lines.king][from]
     }
 }
 
@@ -170,47 +153,35 @@ pub(crate) struct BackendAttacks;
 
 impl AttackSource for BackendAttacks {
     #[inline(always)]
-    fn rook<B: Backend>(self, b: B, _t: &Tables, sq: Sq, occupied: u64) -> u64 {
-        b.slider_attacks(1u64 << sq, 0, !occupied)
+    fn rook<B: Backend>(self, b: B, _t: &Tables, sq: Square, occupied: u64) -> u64 {
+        b.slider_attacks(sq.bit(), 0, !occupied)
     }
 
     #[inline(always)]
-    fn bishop<B: Backend>(self, b: B, _t: &Tables, sq: Sq, occupied: u64) -> u64 {
-        b.slider_attacks(0, 1u64 << sq, !occupied)
+    fn bishop<B: Backend>(self, b: B, _t: &Tables, sq: Square, occupied: u64) -> u64 {
+        b.slider_attacks(0, sq.bit(), !occupied)
     }
 
     #[inline(always)]
-    fn threats<B: Backend>(
-        self,
-        b: B,
-        _t: &Tables,
-        sliders: &SliderPosition,
-        _king: Sq,
-    ) -> SliderThreats {
-        let ours = b.checks_and_pins(sliders)[0];
+    fn threats<B: Backend>(self, b: B, _t: &Tables, lines: KingLines) -> SliderThreats {
+        // Index 0 of the answer is about the king of index 0 of the input: ours.
+        let ours = b.checks_and_pins(&lines.sliders)[0];
         SliderThreats {
             checkers: ours.checkers,
             block: ours.check_mask,
             pinned: ours.pinned,
+            lines,
         }
     }
 
     #[inline(always)]
-    fn pin_line<B: Backend>(
-        self,
-        b: B,
-        _t: &Tables,
-        sliders: &SliderPosition,
-        _king: Sq,
-        from: Sq,
-        threats: &SliderThreats,
-    ) -> u64 {
+    fn pin_line<B: Backend>(self, b: B, _t: &Tables, threats: &SliderThreats, from: Square) -> u64 {
         // With the pinned piece gone its pinner gives check: the squares that would block that
         // check, and the pinner itself, are where the piece may go. A check already on the board
         // runs along another line through the king, and is taken out again: a pinned piece
         // cannot answer it.
-        let bit = 1u64 << from;
-        let mut without = *sliders;
+        let bit = from.bit();
+        let mut without = threats.lines.sliders;
         without.pieces[0] &= !bit;
         without.orth[0] &= !bit;
         without.diag[0] &= !bit;

@@ -6,25 +6,112 @@
 //!
 //! - leapers (knight, king, pawn captures) and the `between`/`line` sets of two squares: plain
 //!   lookups;
-//! - sliders on backends with BMI2 (avx2, avx512): `PEXT` gathers the relevant blockers of a ray
-//!   mask into a dense index of a precomputed attack table;
+//! - sliders on backends whose token proves BMI2 (avx2, avx512): `PEXT` gathers the relevant
+//!   blockers of a ray mask into a dense index of a precomputed attack table;
 //! - sliders elsewhere: the *obstruction difference* of QBBEngine, which needs no big table: on
 //!   each line through the square, the nearest blocker below (the most significant bit of the
 //!   blockers under the square) and the blockers above give the attacked segment as
 //!   `upper ^ (upper - lower_blocker)`.
+//!
+//! Which of the two slider techniques runs is decided by the backend's type, at compile time: the
+//! `PEXT` lookups take a [`Bmi2`] value, which only a token of a BMI2 backend can give.
 
+use std::ops::{Index, IndexMut};
 use std::sync::LazyLock;
 
-use qbb::{Backend, BackendKind};
+use qbb::{Backend, BackendKind, Square};
 
-/// Squares are plain indices here: these functions sit on the hottest path of the engine.
-pub(crate) type Sq = usize;
+/// Backends whose token proves that the CPU has BMI2: their feature list includes it, and their
+/// `new` returns a token only where every feature of the list is present.
+///
+/// # Safety
+///
+/// A value of the implementing type may exist only on a CPU with BMI2.
+pub(crate) unsafe trait ProvesBmi2: Backend {}
 
-/// True for the backends whose target features include BMI2, so `PEXT` may be used inside their
-/// feature region.
-#[inline(always)]
-pub(crate) const fn has_bmi2(kind: BackendKind) -> bool {
-    matches!(kind, BackendKind::Avx2 | BackendKind::Avx512)
+// SAFETY: `Avx2::new` returns a token only when every feature of
+// `BackendKind::Avx2.required_features()` is present, and that list includes bmi2 (asserted below).
+#[cfg(target_arch = "x86_64")]
+unsafe impl ProvesBmi2 for qbb::Avx2 {}
+
+// SAFETY: as for avx2: `Avx512::new` checks `BackendKind::Avx512.required_features()`, which
+// include bmi2 (asserted below).
+#[cfg(target_arch = "x86_64")]
+unsafe impl ProvesBmi2 for qbb::Avx512 {}
+
+/// Whether a feature list names bmi2 (a `const fn`, so that the proofs above are checked when the
+/// engine compiles).
+const fn lists_bmi2(features: &[&str]) -> bool {
+    let mut i = 0;
+    while i < features.len() {
+        if let [b'b', b'm', b'i', b'2'] = features[i].as_bytes() {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+const _: () = assert!(
+    lists_bmi2(BackendKind::Avx2.required_features())
+        && lists_bmi2(BackendKind::Avx512.required_features()),
+    "the ProvesBmi2 backends must check bmi2"
+);
+
+/// Proof that this CPU has BMI2: a value exists only where a token of a [`ProvesBmi2`] backend
+/// was made.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Bmi2(());
+
+impl Bmi2 {
+    /// The proof a BMI2 backend's token gives.
+    #[inline(always)]
+    pub(crate) const fn from_token<P: ProvesBmi2>(_token: P) -> Bmi2 {
+        Bmi2(())
+    }
+
+    /// The proof, if `backend` is a token of a [`ProvesBmi2`] backend; `None` for every other
+    /// backend. The type test is resolved at compile time: for each backend the answer is a
+    /// constant, so the choice between the `PEXT` tables and the obstruction difference costs
+    /// nothing at run time, and inside a BMI2 backend's feature region `PEXT` inlines.
+    #[inline(always)]
+    pub(crate) fn of<B: Backend>(backend: B) -> Option<Bmi2> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let token: &dyn std::any::Any = &backend;
+            if let Some(&avx2) = token.downcast_ref::<qbb::Avx2>() {
+                return Some(Bmi2::from_token(avx2));
+            }
+            if let Some(&avx512) = token.downcast_ref::<qbb::Avx512>() {
+                return Some(Bmi2::from_token(avx512));
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = backend;
+        None
+    }
+}
+
+/// One value per square, indexed by [`Square`].
+#[derive(Copy, Clone)]
+#[repr(transparent)]
+pub(crate) struct BySquare<T>([T; 64]);
+
+impl<T> Index<Square> for BySquare<T> {
+    type Output = T;
+
+    #[inline(always)]
+    fn index(&self, sq: Square) -> &T {
+        // A square's index is below 64; the mask tells the compiler so (no bounds check).
+        &self.0[sq.index() & 63]
+    }
+}
+
+impl<T> IndexMut<Square> for BySquare<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, sq: Square) -> &mut T {
+        &mut self.0[sq.index() & 63]
+    }
 }
 
 /// The four lines through a square (rank, file, diagonal, anti-diagonal), split at the square into
@@ -37,24 +124,24 @@ struct LineMasks {
 
 /// Everything move generation looks up.
 pub(crate) struct Tables {
-    pub knight: [u64; 64],
-    pub king: [u64; 64],
-    /// The two squares a pawn of the side to move on `sq` attacks (north-east, north-west).
-    pub pawn: [u64; 64],
+    pub knight: BySquare<u64>,
+    pub king: BySquare<u64>,
+    /// The two squares a pawn of the side to move on a square attacks (north-east, north-west).
+    pub pawn: BySquare<u64>,
     /// The squares strictly between two squares on a common line, else empty.
-    pub between: [[u64; 64]; 64],
+    pub between: BySquare<BySquare<u64>>,
     /// The whole line through two squares (edge to edge), else empty.
-    pub line: [[u64; 64]; 64],
+    pub line: BySquare<BySquare<u64>>,
     /// Empty-board rook and bishop rays (without the square itself).
-    pub rook_rays: [u64; 64],
-    pub bishop_rays: [u64; 64],
+    pub rook_rays: BySquare<u64>,
+    pub bishop_rays: BySquare<u64>,
     /// Per square: rank, file, diagonal, anti-diagonal (obstruction difference).
-    lines: [[LineMasks; 4]; 64],
+    lines: BySquare<[LineMasks; 4]>,
     /// PEXT tables: per square the relevant-blocker mask and the offset of its block.
     rook_pext: PextTable<ROOK_TABLE>,
     bishop_pext: PextTable<BISHOP_TABLE>,
     /// Castling on rank 1 by king file and rook file (the side follows from the two files).
-    pub castling: [[CastlePath; 8]; 8],
+    castle_paths: [[CastlePath; 8]; 8],
 }
 
 /// What castling with a king and a rook on rank 1 needs.
@@ -72,8 +159,8 @@ const ROOK_TABLE: usize = 1 << 17;
 const BISHOP_TABLE: usize = 1 << 13;
 
 struct PextTable<const N: usize> {
-    masks: [u64; 64],
-    offsets: [u32; 64],
+    masks: BySquare<u64>,
+    offsets: BySquare<u32>,
     attacks: Box<[u64; N]>,
 }
 
@@ -87,45 +174,50 @@ pub(crate) fn tables() -> &'static Tables {
 
 const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+const KNIGHT_STEPS: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
+/// The squares from `sq` stepping by (`df`, `dr`), in order, until the edge of the board.
+fn walk(sq: Square, df: i32, dr: i32) -> impl Iterator<Item = Square> {
+    let (mut f, mut r) = (i32::from(sq.file()), i32::from(sq.rank()));
+    std::iter::from_fn(move || {
+        f += df;
+        r += dr;
+        Square::from_file_rank(u8::try_from(f).ok()?, u8::try_from(r).ok()?)
+    })
+}
 
 /// The squares reached from `sq` stepping by (`df`, `dr`) until the edge or the first square of
 /// `occupied` (included).
-fn ray(sq: Sq, occupied: u64, df: i32, dr: i32) -> u64 {
-    let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
+fn ray(sq: Square, occupied: u64, df: i32, dr: i32) -> u64 {
     let mut out = 0;
-    while (0..8).contains(&f) && (0..8).contains(&r) {
-        let bit = 1u64 << (r * 8 + f);
-        out |= bit;
-        if occupied & bit != 0 {
+    for to in walk(sq, df, dr) {
+        out |= to.bit();
+        if occupied & to.bit() != 0 {
             break;
         }
-        f += df;
-        r += dr;
     }
     out
 }
 
-fn slow_slider(sq: Sq, occupied: u64, dirs: &[(i32, i32); 4]) -> u64 {
+fn slow_slider(sq: Square, occupied: u64, dirs: &[(i32, i32); 4]) -> u64 {
     dirs.iter()
         .fold(0, |acc, &(df, dr)| acc | ray(sq, occupied, df, dr))
 }
 
 /// The squares whose occupancy matters for a slider on `sq`: its rays without their last square.
-fn relevant_mask(sq: Sq, dirs: &[(i32, i32); 4]) -> u64 {
+fn relevant_mask(sq: Square, dirs: &[(i32, i32); 4]) -> u64 {
     dirs.iter().fold(0, |acc, &(df, dr)| {
-        let full = ray(sq, 0, df, dr);
-        let edge = if full == 0 {
-            0
-        } else {
-            1u64 << (63 - full.leading_zeros())
-        };
-        // The last square of a ray pointing down is its lowest bit.
-        let last = if df + 8 * dr > 0 {
-            edge
-        } else {
-            full & full.wrapping_neg()
-        };
-        acc | (full & !last)
+        let last = walk(sq, df, dr).last().map_or(0, Square::bit);
+        acc | (ray(sq, 0, df, dr) & !last)
     })
 }
 
@@ -146,14 +238,14 @@ fn pext_soft(value: u64, mut mask: u64) -> u64 {
 
 impl<const N: usize> PextTable<N> {
     fn build(dirs: &[(i32, i32); 4]) -> PextTable<N> {
-        let mut masks = [0; 64];
-        let mut offsets = [0; 64];
+        let mut masks = BySquare([0; 64]);
+        let mut offsets = BySquare([0; 64]);
         let mut attacks: Box<[u64; N]> = vec![0; N]
             .into_boxed_slice()
             .try_into()
             .expect("a slice of N entries");
         let mut base = 0;
-        for sq in 0..64 {
+        for sq in Square::all() {
             let mask = relevant_mask(sq, dirs);
             masks[sq] = mask;
             offsets[sq] = base as u32;
@@ -175,60 +267,57 @@ impl<const N: usize> PextTable<N> {
             attacks,
         }
     }
+
+    /// The attacks of the slider on `sq`: the `PEXT` index of the blockers under the square's
+    /// mask picks the entry. Only a [`Bmi2`] proof lets this run.
+    #[inline(always)]
+    fn lookup(&self, bmi2: Bmi2, sq: Square, occupied: u64) -> u64 {
+        self.entry(sq, pext(bmi2, occupied, self.masks[sq]))
+    }
+
+    /// The entry of `sq`'s block at `index` (the gathered blockers).
+    #[inline(always)]
+    fn entry(&self, sq: Square, index: u64) -> u64 {
+        self.attacks[(self.offsets[sq] as usize + index as usize) & (N - 1)]
+    }
 }
 
 impl Tables {
     fn build() -> Box<Tables> {
+        let empty = BySquare([0; 64]);
         let mut t = Box::new(Tables {
-            knight: [0; 64],
-            king: [0; 64],
-            pawn: [0; 64],
-            between: [[0; 64]; 64],
-            line: [[0; 64]; 64],
-            rook_rays: [0; 64],
-            bishop_rays: [0; 64],
-            lines: [[LineMasks::default(); 4]; 64],
+            knight: empty,
+            king: empty,
+            pawn: empty,
+            between: BySquare([empty; 64]),
+            line: BySquare([empty; 64]),
+            rook_rays: empty,
+            bishop_rays: empty,
+            lines: BySquare([[LineMasks::default(); 4]; 64]),
             rook_pext: PextTable::build(&ROOK_DIRS),
             bishop_pext: PextTable::build(&BISHOP_DIRS),
-            castling: [[CastlePath::default(); 8]; 8],
+            castle_paths: [[CastlePath::default(); 8]; 8],
         });
         let span = |a: usize, z: usize| (a.min(z)..=a.max(z)).fold(0u64, |acc, sq| acc | 1 << sq);
         for king in 0..8 {
             for rook in (0..8).filter(|&r| r != king) {
                 let (king_to, rook_to) = if rook > king { (6, 5) } else { (2, 3) };
                 let movers = 1u64 << king | 1u64 << rook;
-                t.castling[king][rook] = CastlePath {
+                t.castle_paths[king][rook] = CastlePath {
                     must_be_empty: (span(king, king_to) | span(rook, rook_to)) & !movers,
                     king_path: span(king, king_to),
                 };
             }
         }
-        let step = |sq: Sq, df: i32, dr: i32| -> u64 {
-            let (f, r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
-            if (0..8).contains(&f) && (0..8).contains(&r) {
-                1u64 << (r * 8 + f)
-            } else {
-                0
-            }
-        };
-        for sq in 0..64 {
-            t.knight[sq] = [
-                (1, 2),
-                (2, 1),
-                (2, -1),
-                (1, -2),
-                (-1, -2),
-                (-2, -1),
-                (-2, 1),
-                (-1, 2),
-            ]
-            .iter()
-            .fold(0, |acc, &(df, dr)| acc | step(sq, df, dr));
+        let step =
+            |sq: Square, (df, dr): (i32, i32)| walk(sq, df, dr).next().map_or(0, Square::bit);
+        for sq in Square::all() {
+            t.knight[sq] = KNIGHT_STEPS.iter().fold(0, |acc, &d| acc | step(sq, d));
             t.king[sq] = ROOK_DIRS
                 .iter()
                 .chain(&BISHOP_DIRS)
-                .fold(0, |acc, &(df, dr)| acc | step(sq, df, dr));
-            t.pawn[sq] = step(sq, 1, 1) | step(sq, -1, 1);
+                .fold(0, |acc, &d| acc | step(sq, d));
+            t.pawn[sq] = step(sq, (1, 1)) | step(sq, (-1, 1));
             t.rook_rays[sq] = slow_slider(sq, 0, &ROOK_DIRS);
             t.bishop_rays[sq] = slow_slider(sq, 0, &BISHOP_DIRS);
             // Rank, file, diagonal, anti-diagonal: the positive direction of each line.
@@ -239,39 +328,39 @@ impl Tables {
                 };
             }
             for &(df, dr) in ROOK_DIRS.iter().chain(&BISHOP_DIRS) {
-                let full = ray(sq, 0, df, dr) | ray(sq, 0, -df, -dr) | 1u64 << sq;
+                let full = ray(sq, 0, df, dr) | ray(sq, 0, -df, -dr) | sq.bit();
                 let mut walked = 0u64;
-                let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
-                while (0..8).contains(&f) && (0..8).contains(&r) {
-                    let to = (r * 8 + f) as usize;
+                for to in walk(sq, df, dr) {
                     t.between[sq][to] = walked;
                     t.line[sq][to] = full;
-                    walked |= 1u64 << to;
-                    f += df;
-                    r += dr;
+                    walked |= to.bit();
                 }
             }
         }
         t
     }
 
+    /// What castling needs with our king and a rook of ours on rank 1.
+    #[inline(always)]
+    pub fn castling(&self, king: Square, rook: Square) -> CastlePath {
+        self.castle_paths[usize::from(king.file())][usize::from(rook.file())]
+    }
+
     /// The squares a rook on `sq` attacks with `occupied` blocking.
     #[inline(always)]
-    pub fn rook<B: Backend>(&self, backend: B, sq: Sq, occupied: u64) -> u64 {
-        if has_bmi2(B::KIND) {
-            self.rook_pext.lookup(backend, sq, occupied)
-        } else {
-            self.line_attacks(sq, occupied, 0) | self.line_attacks(sq, occupied, 1)
+    pub fn rook<B: Backend>(&self, backend: B, sq: Square, occupied: u64) -> u64 {
+        match Bmi2::of(backend) {
+            Some(bmi2) => self.rook_pext.lookup(bmi2, sq, occupied),
+            None => self.line_attacks(sq, occupied, 0) | self.line_attacks(sq, occupied, 1),
         }
     }
 
     /// The squares a bishop on `sq` attacks with `occupied` blocking.
     #[inline(always)]
-    pub fn bishop<B: Backend>(&self, backend: B, sq: Sq, occupied: u64) -> u64 {
-        if has_bmi2(B::KIND) {
-            self.bishop_pext.lookup(backend, sq, occupied)
-        } else {
-            self.line_attacks(sq, occupied, 2) | self.line_attacks(sq, occupied, 3)
+    pub fn bishop<B: Backend>(&self, backend: B, sq: Square, occupied: u64) -> u64 {
+        match Bmi2::of(backend) {
+            Some(bmi2) => self.bishop_pext.lookup(bmi2, sq, occupied),
+            None => self.line_attacks(sq, occupied, 2) | self.line_attacks(sq, occupied, 3),
         }
     }
 
@@ -280,8 +369,8 @@ impl Tables {
     /// none); subtracting it from the blockers above borrows through exactly the squares between
     /// the two nearest blockers.
     #[inline(always)]
-    fn line_attacks(&self, sq: Sq, occupied: u64, line: usize) -> u64 {
-        let LineMasks { lower, upper } = self.lines[sq & 63][line & 3];
+    fn line_attacks(&self, sq: Square, occupied: u64, line: usize) -> u64 {
+        let LineMasks { lower, upper } = self.lines[sq][line & 3];
         let below = occupied & lower;
         let above = occupied & upper;
         let nearest_below = 0x8000_0000_0000_0000u64 >> (below | 1).leading_zeros();
@@ -289,27 +378,20 @@ impl Tables {
     }
 }
 
-impl<const N: usize> PextTable<N> {
-    #[inline(always)]
-    fn lookup<B: Backend>(&self, proof: B, sq: Sq, occupied: u64) -> u64 {
-        let index = pext(proof, occupied, self.masks[sq & 63]);
-        self.attacks[(self.offsets[sq & 63] as usize + index as usize) & (N - 1)]
-    }
-}
-
-/// `PEXT` for a backend with BMI2 (`has_bmi2(B::KIND)`), the value of `B` being the proof.
+/// `PEXT`, which the [`Bmi2`] proof allows.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn pext<B: Backend>(_proof: B, value: u64, mask: u64) -> u64 {
-    debug_assert!(has_bmi2(B::KIND));
-    // SAFETY: only called when `has_bmi2(B::KIND)`; a value of `B` exists, so the CPU has every
-    // feature of the backend, BMI2 among them (AVX2_FEATURES and AVX512_FEATURES list it).
+fn pext(_bmi2: Bmi2, value: u64, mask: u64) -> u64 {
+    // SAFETY: a `Bmi2` value exists, so a token of a `ProvesBmi2` backend was made, which happens
+    // only on a CPU with BMI2. Inside that backend's feature region the instruction inlines.
     unsafe { std::arch::x86_64::_pext_u64(value, mask) }
 }
 
+/// No backend proves BMI2 off x86-64, so no `Bmi2` value exists there; the software version
+/// keeps the lookup total.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn pext<B: Backend>(_proof: B, value: u64, mask: u64) -> u64 {
+fn pext(_bmi2: Bmi2, value: u64, mask: u64) -> u64 {
     pext_soft(value, mask)
 }
 
@@ -338,7 +420,7 @@ mod tests {
                 1 => r,
                 _ => r | pseudo_random(&mut state),
             };
-            let sq = (pseudo_random(&mut state) % 64) as usize;
+            let sq = Square::from_index_masked(pseudo_random(&mut state) as u32);
             let rook = slow_slider(sq, occupied, &ROOK_DIRS);
             let bishop = slow_slider(sq, occupied, &BISHOP_DIRS);
             assert_eq!(
@@ -351,16 +433,12 @@ mod tests {
                 bishop,
                 "bishop {sq} {occupied:#x}"
             );
-            assert_eq!(
-                t.rook_pext.attacks[t.rook_pext.offsets[sq] as usize
-                    + pext_soft(occupied, t.rook_pext.masks[sq]) as usize],
-                rook
-            );
-            assert_eq!(
-                t.bishop_pext.attacks[t.bishop_pext.offsets[sq] as usize
-                    + pext_soft(occupied, t.bishop_pext.masks[sq]) as usize],
-                bishop
-            );
+            let rook_pext = &t.rook_pext;
+            let rook_index = pext_soft(occupied, rook_pext.masks[sq]);
+            assert_eq!(rook_pext.entry(sq, rook_index), rook);
+            let bishop_pext = &t.bishop_pext;
+            let bishop_index = pext_soft(occupied, bishop_pext.masks[sq]);
+            assert_eq!(bishop_pext.entry(sq, bishop_index), bishop);
             #[cfg(target_arch = "x86_64")]
             if let Some(b) = qbb::Avx2::new() {
                 assert_eq!(t.rook(b, sq, occupied), rook);
@@ -372,39 +450,44 @@ mod tests {
     #[test]
     fn leaper_and_line_tables() {
         let t = tables();
-        assert_eq!(t.knight[0], 1 << 10 | 1 << 17);
-        assert_eq!(t.king[0], 1 << 1 | 1 << 8 | 1 << 9);
-        assert_eq!(t.pawn[8], 1 << 17);
-        assert_eq!(t.between[0][63].count_ones(), 6);
-        assert_eq!(t.between[0][7], 0x7E);
-        assert_eq!(t.between[0][10], 0, "a1 and c2 share no line");
-        assert_eq!(t.line[0][9], 0x8040_2010_0804_0201);
-        assert_eq!(t.line[0][10], 0);
-        let used = |masks: &[u64; 64]| {
-            masks
-                .iter()
-                .map(|m| 1usize << m.count_ones())
+        let sq = |name: &str| name.parse::<Square>().unwrap();
+        assert_eq!(t.knight[Square::A1], 1 << 10 | 1 << 17);
+        assert_eq!(t.king[Square::A1], 1 << 1 | 1 << 8 | 1 << 9);
+        assert_eq!(t.pawn[sq("a2")], 1 << 17);
+        assert_eq!(t.between[Square::A1][Square::H8].count_ones(), 6);
+        assert_eq!(t.between[Square::A1][Square::H1], 0x7E);
+        assert_eq!(
+            t.between[Square::A1][sq("c2")],
+            0,
+            "a1 and c2 share no line"
+        );
+        assert_eq!(t.line[Square::A1][sq("b2")], 0x8040_2010_0804_0201);
+        assert_eq!(t.line[Square::A1][sq("c2")], 0);
+        let used = |masks: &BySquare<u64>| {
+            Square::all()
+                .map(|s| 1usize << masks[s].count_ones())
                 .sum::<usize>()
         };
         assert_eq!(used(&t.rook_pext.masks), 102_400);
         assert_eq!(used(&t.bishop_pext.masks), 5_248);
-        let e1_h1 = t.castling[4][7];
+        let e1_h1 = t.castling(Square::E1, Square::H1);
         assert_eq!((e1_h1.must_be_empty, e1_h1.king_path), (0x60, 0x70));
-        let e1_a1 = t.castling[4][0];
+        let e1_a1 = t.castling(Square::E1, Square::A1);
         assert_eq!((e1_a1.must_be_empty, e1_a1.king_path), (0x0E, 0x1C));
-        let b1_a1 = t.castling[1][0];
+        let b1_a1 = t.castling(sq("b1"), Square::A1);
         assert_eq!(
             (b1_a1.must_be_empty, b1_a1.king_path),
             (0x0C, 0x06),
             "Chess960: king b1 to c1"
         );
-        assert!(has_bmi2(BackendKind::Avx2) && !has_bmi2(BackendKind::Sse2));
-        for kind in BackendKind::ALL {
-            assert_eq!(
-                has_bmi2(kind),
-                kind.required_features().contains(&"bmi2"),
-                "{kind}"
-            );
+    }
+
+    /// Exactly the backends whose feature list includes bmi2 give the proof.
+    #[test]
+    fn only_bmi2_backends_prove_bmi2() {
+        for kind in BackendKind::ALL.into_iter().filter(|k| k.is_available()) {
+            let proven = qbb::with_backend!(kind, |b| Bmi2::of(b).is_some()).unwrap();
+            assert_eq!(proven, kind.required_features().contains(&"bmi2"), "{kind}");
         }
     }
 }

@@ -13,9 +13,10 @@
 //!   `popCountWeight8`), with weights tapered once per position;
 //! - the bishop pair and a small bonus for having the move.
 
-use qbb::{Backend, PieceSets, PieceType, Quad, Squares};
+use qbb::{Backend, PieceType, Quad, Squares};
 
 use crate::Position;
+use crate::movegen::RelativeSets;
 use crate::score::Score;
 
 /// The bonus for being the side to move (the evaluation is called at quiet nodes, where having
@@ -36,10 +37,11 @@ pub fn evaluate<B: Backend>(backend: B, pos: &Position) -> Score {
 /// region.
 #[inline(always)]
 pub fn balance<B: Backend>(backend: B, quad: &Quad) -> Score {
-    let sets = backend.piece_sets(quad);
+    let sets = RelativeSets::new(backend, quad);
     let phase = game_phase(backend, &sets);
+    // The opponent's pieces seen from its side: after the flip they carry the colour plane.
     let flipped = backend.flip(quad);
-    let theirs = backend.piece_sets(&flipped);
+    let theirs = RelativeSets::new(backend, &flipped);
     let ours = SideTerms::of(backend, &sets, phase);
     let opponent = SideTerms::of(backend, &theirs, phase);
     taper(ours.mg - opponent.mg, ours.eg - opponent.eg, phase) + ours.tapered - opponent.tapered
@@ -50,7 +52,7 @@ pub fn balance<B: Backend>(backend: B, quad: &Quad) -> Score {
 pub const MAX_PHASE: i32 = 24;
 
 #[inline(always)]
-fn game_phase<B: Backend>(backend: B, sets: &PieceSets) -> i32 {
+fn game_phase<B: Backend>(backend: B, sets: &RelativeSets) -> i32 {
     const WEIGHTS: [i16; 8] = [1, 1, 2, 4, 0, 0, 0, 0];
     let minors_and_majors = [
         sets.knights,
@@ -82,12 +84,12 @@ struct SideTerms {
 }
 
 impl SideTerms {
-    /// The terms of the pieces carrying the colour plane (`sets.black` on a relative quad: the
-    /// colour plane marks the side the quad is seen from).
+    /// The terms of "us" in `sets`: the pieces carrying the colour plane, which marks the side
+    /// the quad is seen from.
     #[inline(always)]
-    fn of<B: Backend>(backend: B, sets: &PieceSets, phase: i32) -> SideTerms {
-        let own = sets.black & sets.occupied;
-        let other = sets.white;
+    fn of<B: Backend>(backend: B, sets: &RelativeSets, phase: i32) -> SideTerms {
+        let own = sets.us;
+        let other = sets.them;
         let (mut mg, mut eg) = (0, 0);
         for kind in PieceType::ALL {
             let table = &PIECE_SQUARE[kind.index()];
@@ -164,7 +166,7 @@ impl SideTerms {
 /// bishops only, all on squares of one colour.
 #[inline]
 pub fn insufficient_material<B: Backend>(backend: B, pos: &Position) -> bool {
-    let sets = backend.piece_sets(pos.quad());
+    let sets = RelativeSets::new(backend, pos.quad());
     if sets.pawns | sets.rooks | sets.queens != 0 {
         return false;
     }
@@ -476,7 +478,7 @@ const KING_EG: [i16; 64] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qbb::{BackendKind, BackendTask, Scalar, run_on};
+    use qbb::{BackendKind, Scalar};
     use qbb_corpus::Suite;
 
     /// The same position with colours exchanged: ranks reversed, case swapped, the other side to
@@ -600,21 +602,19 @@ mod tests {
 
     #[test]
     fn every_backend_evaluates_alike() {
-        struct EvaluateAll<'a>(&'a [Position]);
-        impl BackendTask for EvaluateAll<'_> {
-            type Output = Vec<Score>;
-            fn run<B: Backend>(self, b: B) -> Vec<Score> {
-                self.0.iter().map(|p| evaluate(b, p)).collect()
-            }
-        }
         let positions = corpus_positions();
-        let reference = run_on(BackendKind::Scalar, EvaluateAll(&positions)).unwrap();
+        let evaluate_all = |kind: BackendKind| {
+            qbb::with_backend!(kind, |b| {
+                positions
+                    .iter()
+                    .map(|p| evaluate(b, p))
+                    .collect::<Vec<Score>>()
+            })
+            .unwrap()
+        };
+        let reference = evaluate_all(BackendKind::Scalar);
         for kind in BackendKind::ALL.into_iter().filter(|k| k.is_available()) {
-            assert_eq!(
-                run_on(kind, EvaluateAll(&positions)).unwrap(),
-                reference,
-                "{kind}"
-            );
+            assert_eq!(evaluate_all(kind), reference, "{kind}");
         }
     }
 

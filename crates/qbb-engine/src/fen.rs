@@ -244,7 +244,7 @@ impl Position {
             fullmove,
         };
         pos.ep_file = parse_en_passant(fields[3], &pos)?;
-        if pos.make_null_move().in_check() {
+        if pos.make_null_move().in_check(qbb::Scalar) {
             return Err(FenError::OpponentInCheck {
                 side: Side(side.other()),
             });

@@ -9,17 +9,12 @@
 //! the UCI protocol ([`uci`]) that the `qbb-engine` binary speaks.
 //!
 //! ```
-//! use qbb::{BackendKind, BackendTask, Backend};
+//! use qbb::BackendKind;
 //! use qbb_engine::{Position, perft};
 //!
-//! struct StartPerft;
-//! impl BackendTask for StartPerft {
-//!     type Output = u64;
-//!     fn run<B: Backend>(self, b: B) -> u64 {
-//!         perft(b, &Position::startpos(), 3, true)
-//!     }
-//! }
-//! assert_eq!(qbb::run_on(BackendKind::detect_best(), StartPerft).unwrap(), 8902);
+//! let start = Position::startpos();
+//! let nodes = qbb::with_backend!(BackendKind::detect_best(), |b| perft(b, &start, 3, true));
+//! assert_eq!(nodes.unwrap(), 8902);
 //! ```
 
 mod attack_source;

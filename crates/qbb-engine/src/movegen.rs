@@ -13,35 +13,30 @@
 //! Slider attacks, the slider checks and the pins come from an [`AttackSource`]: the engine's
 //! tables, or the backend's set-wise routines (see `attack_source.rs`).
 
-use qbb::{Backend, SliderPosition};
+use std::ops::Deref;
 
-use crate::attack_source::{AttackSource, TableAttacks};
-use crate::attacks::{Sq, Tables, tables};
-use crate::moves::{Move, MoveList, Special};
-use crate::position::{NO_EP, Position, RANK_1};
+use qbb::{Backend, PieceSets, PieceType, Quad, SliderPosition, Square, Squares};
+
+use crate::attack_source::{AttackSource, KingLines, TableAttacks};
+use crate::attacks::{Tables, tables};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::{Position, RANK_1, TypeBits, behind};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 const RANK_3: u64 = 0xFF << 16;
 const RANK_8: u64 = 0xFF << 56;
 
-const PAWN: u32 = 1;
-const KNIGHT: u32 = 2;
-const BISHOP: u32 = 3;
-const ROOK: u32 = 4;
-const QUEEN: u32 = 5;
-const KING: u32 = 6;
-
 /// Where generated moves go.
 pub(crate) trait Sink {
     /// A piece of type `piece` on `from` may move to every square of `targets`.
-    fn piece_moves(&mut self, piece: u32, from: Sq, targets: u64);
-    /// Pawns move to every square of `targets` from `to - offset` (no promotion).
-    fn pawn_moves(&mut self, targets: u64, offset: usize, special: Special);
-    /// Pawns promote on every square of `targets`, coming from `to - offset`.
-    fn promotions(&mut self, targets: u64, offset: usize);
-    fn en_passant(&mut self, from: Sq, to: Sq);
-    fn castle(&mut self, king: Sq, rook: Sq);
+    fn piece_moves(&mut self, piece: PieceType, from: Square, targets: u64);
+    /// Pawns move to every square of `targets` from `offset` squares behind it (no promotion).
+    fn pawn_moves(&mut self, targets: u64, offset: u32, kind: MoveKind);
+    /// Pawns promote on every square of `targets`, coming from `offset` squares behind it.
+    fn promotions(&mut self, targets: u64, offset: u32);
+    fn en_passant(&mut self, from: Square, to: Square);
+    fn castle(&mut self, king: Square, rook: Square);
 }
 
 /// Counts moves without listing them.
@@ -49,23 +44,23 @@ pub(crate) struct Counter(pub u64);
 
 impl Sink for Counter {
     #[inline(always)]
-    fn piece_moves(&mut self, _piece: u32, _from: Sq, targets: u64) {
+    fn piece_moves(&mut self, _piece: PieceType, _from: Square, targets: u64) {
         self.0 += u64::from(targets.count_ones());
     }
     #[inline(always)]
-    fn pawn_moves(&mut self, targets: u64, _offset: usize, _special: Special) {
+    fn pawn_moves(&mut self, targets: u64, _offset: u32, _kind: MoveKind) {
         self.0 += u64::from(targets.count_ones());
     }
     #[inline(always)]
-    fn promotions(&mut self, targets: u64, _offset: usize) {
+    fn promotions(&mut self, targets: u64, _offset: u32) {
         self.0 += 4 * u64::from(targets.count_ones());
     }
     #[inline(always)]
-    fn en_passant(&mut self, _from: Sq, _to: Sq) {
+    fn en_passant(&mut self, _from: Square, _to: Square) {
         self.0 += 1;
     }
     #[inline(always)]
-    fn castle(&mut self, _king: Sq, _rook: Sq) {
+    fn castle(&mut self, _king: Square, _rook: Square) {
         self.0 += 1;
     }
 }
@@ -76,104 +71,103 @@ pub(crate) struct Emitter<'a, F: FnMut(Move), const QUEEN_ONLY: bool> {
     pub visit: F,
 }
 
-/// The set bits of a bitboard, lowest first.
-#[inline(always)]
-fn squares(mut bb: u64) -> impl Iterator<Item = Sq> {
-    std::iter::from_fn(move || {
-        if bb == 0 {
-            return None;
-        }
-        let sq = bb.trailing_zeros() as Sq & 63;
-        bb &= bb - 1;
-        Some(sq)
-    })
-}
+const NONE: TypeBits = TypeBits::NONE;
 
 impl<F: FnMut(Move), const QUEEN_ONLY: bool> Sink for Emitter<'_, F, QUEEN_ONLY> {
     #[inline(always)]
-    fn piece_moves(&mut self, piece: u32, from: Sq, targets: u64) {
+    fn piece_moves(&mut self, piece: PieceType, from: Square, targets: u64) {
         // Captures look up their victim; quiet moves need not.
         let them = self.pos.them();
-        for to in squares(targets & them) {
+        for to in Squares(targets & them) {
             let captured = self.pos.type_bits_at(to);
-            (self.visit)(Move::new(from, to, piece, captured, 0, Special::Normal));
+            (self.visit)(Move::new(from, to, piece, captured, NONE, MoveKind::Normal));
         }
-        for to in squares(targets & !them) {
-            (self.visit)(Move::new(from, to, piece, 0, 0, Special::Normal));
+        for to in Squares(targets & !them) {
+            (self.visit)(Move::new(from, to, piece, NONE, NONE, MoveKind::Normal));
         }
     }
     #[inline(always)]
-    fn pawn_moves(&mut self, targets: u64, offset: usize, special: Special) {
+    fn pawn_moves(&mut self, targets: u64, offset: u32, kind: MoveKind) {
         // Pawns capture diagonally (offsets 7 and 9) and push straight (8 and 16).
         let captures = offset == 7 || offset == 9;
-        for to in squares(targets) {
+        for to in Squares(targets) {
             let captured = if captures {
                 self.pos.type_bits_at(to)
             } else {
-                0
+                NONE
             };
-            (self.visit)(Move::new(to - offset, to, PAWN, captured, 0, special));
+            let from = behind(to, offset);
+            (self.visit)(Move::new(from, to, PieceType::Pawn, captured, NONE, kind));
         }
     }
     #[inline(always)]
-    fn promotions(&mut self, targets: u64, offset: usize) {
-        for to in squares(targets) {
+    fn promotions(&mut self, targets: u64, offset: u32) {
+        for to in Squares(targets) {
             let captured = self.pos.type_bits_at(to);
-            let from = to - offset;
-            (self.visit)(Move::new(from, to, PAWN, captured, QUEEN, Special::Normal));
+            let from = behind(to, offset);
+            let promote = |kind: PieceType| {
+                Move::new(
+                    from,
+                    to,
+                    PieceType::Pawn,
+                    captured,
+                    kind.into(),
+                    MoveKind::Normal,
+                )
+            };
+            (self.visit)(promote(PieceType::Queen));
             if !QUEEN_ONLY {
-                for promotion in [KNIGHT, ROOK, BISHOP] {
-                    (self.visit)(Move::new(
-                        from,
-                        to,
-                        PAWN,
-                        captured,
-                        promotion,
-                        Special::Normal,
-                    ));
+                for kind in [PieceType::Knight, PieceType::Rook, PieceType::Bishop] {
+                    (self.visit)(promote(kind));
                 }
             }
         }
     }
     #[inline(always)]
-    fn en_passant(&mut self, from: Sq, to: Sq) {
-        (self.visit)(Move::new(from, to, PAWN, PAWN, 0, Special::EnPassant));
+    fn en_passant(&mut self, from: Square, to: Square) {
+        let pawn = TypeBits::of(PieceType::Pawn);
+        (self.visit)(Move::new(
+            from,
+            to,
+            PieceType::Pawn,
+            pawn,
+            NONE,
+            MoveKind::EnPassant,
+        ));
     }
     #[inline(always)]
-    fn castle(&mut self, king: Sq, rook: Sq) {
-        (self.visit)(Move::new(king, rook, KING, 0, 0, Special::Castle));
+    fn castle(&mut self, king: Square, rook: Square) {
+        (self.visit)(Move::new(
+            king,
+            rook,
+            PieceType::King,
+            NONE,
+            NONE,
+            MoveKind::Castle,
+        ));
     }
 }
 
 // ANCHOR: relative_sets
-/// The piece sets of one position, relative: "us" = the side to move.
-struct Board {
-    us: u64,
-    them: u64,
-    occupied: u64,
-    pawns: u64,
-    knights: u64,
-    bishops: u64,
-    rooks: u64,
-    queens: u64,
-    kings: u64,
+/// The backend's piece sets of a relative quad, with the colour sets named for the side the quad
+/// is seen from: "us" (the side to move, for a position's quad) and "them". The type sets are
+/// read through [`Deref`]; `us` and `them` are the names to use for the colours.
+#[derive(Copy, Clone)]
+pub(crate) struct RelativeSets {
+    pub us: u64,
+    pub them: u64,
+    sets: PieceSets,
 }
 
-impl Board {
+impl RelativeSets {
     #[inline(always)]
-    fn new<B: Backend>(b: B, pos: &Position) -> Board {
+    pub fn new<B: Backend>(b: B, quad: &Quad) -> RelativeSets {
         // In relative orientation the backend's "black" (plane 0) is the side to move.
-        let s = b.piece_sets(&pos.quad);
-        Board {
-            us: s.black & s.occupied,
-            them: s.white,
-            occupied: s.occupied,
-            pawns: s.pawns,
-            knights: s.knights,
-            bishops: s.bishops,
-            rooks: s.rooks,
-            queens: s.queens,
-            kings: s.kings,
+        let sets = b.piece_sets(quad);
+        RelativeSets {
+            us: sets.black & sets.occupied,
+            them: sets.white,
+            sets,
         }
     }
     // ANCHOR_END: relative_sets
@@ -185,7 +179,7 @@ impl Board {
         b: B,
         a: A,
         t: &Tables,
-        sq: Sq,
+        sq: Square,
         occupied: u64,
     ) -> bool {
         let them = self.them;
@@ -196,17 +190,29 @@ impl Board {
             || (a.bishop(b, t, sq, occupied) & (self.bishops | self.queens) & them) != 0
     }
 
-    /// The sets `checks_and_pins` reads: index 0 = us, 1 = them.
+    /// Our king and the sliders as `checks_and_pins` reads them: index 0 = us, 1 = them.
     #[inline(always)]
-    fn sliders(&self, king: Sq) -> SliderPosition {
+    fn king_lines(&self, king: Square) -> KingLines {
         let orth = self.rooks | self.queens;
         let diag = self.bishops | self.queens;
-        SliderPosition {
-            kings: [1u64 << king, self.kings & self.them],
-            orth: [orth & self.us, orth & self.them],
-            diag: [diag & self.us, diag & self.them],
-            pieces: [self.us, self.them],
+        KingLines {
+            king,
+            sliders: SliderPosition {
+                kings: [king.bit(), self.kings & self.them],
+                orth: [orth & self.us, orth & self.them],
+                diag: [diag & self.us, diag & self.them],
+                pieces: [self.us, self.them],
+            },
         }
+    }
+}
+
+impl Deref for RelativeSets {
+    type Target = PieceSets;
+
+    #[inline(always)]
+    fn deref(&self) -> &PieceSets {
+        &self.sets
     }
 }
 
@@ -220,27 +226,24 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     sink: &mut S,
 ) {
     let t = tables();
-    let board = Board::new(b, pos);
-    let Board {
-        us, them, occupied, ..
-    } = board;
-    let king = (board.kings & us).trailing_zeros() as Sq & 63;
-    let sliders = board.sliders(king);
-    let threats = a.threats(b, t, &sliders, king);
+    let board = RelativeSets::new(b, &pos.quad);
+    let (us, them, occupied) = (board.us, board.them, board.occupied);
+    let king = Square::from_index_masked((board.kings & us).trailing_zeros());
+    let threats = a.threats(b, t, board.king_lines(king));
     let leapers = (t.knight[king] & board.knights & them) | (t.pawn[king] & board.pawns & them);
     let checkers = leapers | threats.checkers;
 
     // King moves: any square not attacked once the king has left its square (so that it cannot
     // hide on the ray of a slider that checks it).
     let king_targets = t.king[king] & !us & if CAPTURES { them } else { !0 };
-    let without_king = occupied ^ (1u64 << king);
+    let without_king = occupied ^ king.bit();
     let mut legal_king = 0;
-    for to in squares(king_targets) {
+    for to in Squares(king_targets) {
         if !board.attacked(b, a, t, to, without_king) {
-            legal_king |= 1u64 << to;
+            legal_king |= to.bit();
         }
     }
-    sink.piece_moves(KING, king, legal_king);
+    sink.piece_moves(PieceType::King, king, legal_king);
 
     if checkers & checkers.wrapping_sub(1) != 0 {
         return; // double check: only the king moves
@@ -257,55 +260,44 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
 
     let targets = !us & check_mask & if CAPTURES { them } else { !0 };
 
-    for from in squares(board.knights & us & !pinned) {
-        sink.piece_moves(KNIGHT, from, t.knight[from] & targets);
+    for from in Squares(board.knights & us & !pinned) {
+        sink.piece_moves(PieceType::Knight, from, t.knight[from] & targets);
     }
-    let pin_line = |from: Sq| a.pin_line(b, t, &sliders, king, from, &threats);
-    let pin_mask = |from: Sq| {
-        if pinned >> from & 1 != 0 {
+    let pin_line = |from: Square| a.pin_line(b, t, &threats, from);
+    let pin_mask = |from: Square| {
+        if pinned & from.bit() != 0 {
             pin_line(from)
         } else {
             !0
         }
     };
-    for from in squares(board.bishops & us) {
-        sink.piece_moves(
-            BISHOP,
-            from,
-            a.bishop(b, t, from, occupied) & targets & pin_mask(from),
-        );
+    for from in Squares(board.bishops & us) {
+        let attacks = a.bishop(b, t, from, occupied);
+        sink.piece_moves(PieceType::Bishop, from, attacks & targets & pin_mask(from));
     }
-    for from in squares(board.rooks & us) {
-        sink.piece_moves(
-            ROOK,
-            from,
-            a.rook(b, t, from, occupied) & targets & pin_mask(from),
-        );
+    for from in Squares(board.rooks & us) {
+        let attacks = a.rook(b, t, from, occupied);
+        sink.piece_moves(PieceType::Rook, from, attacks & targets & pin_mask(from));
     }
-    for from in squares(board.queens & us) {
+    for from in Squares(board.queens & us) {
         let attacks = a.rook(b, t, from, occupied) | a.bishop(b, t, from, occupied);
-        sink.piece_moves(QUEEN, from, attacks & targets & pin_mask(from));
+        sink.piece_moves(PieceType::Queen, from, attacks & targets & pin_mask(from));
     }
 
     // Pawns: the unpinned ones set-wise, each pinned one with its line as an extra mask.
     let pawns = board.pawns & us;
     pawn_moves::<S, CAPTURES>(sink, pawns & !pinned, board.them, !occupied, check_mask);
-    for from in squares(pawns & pinned) {
-        pawn_moves::<S, CAPTURES>(
-            sink,
-            1u64 << from,
-            board.them,
-            !occupied,
-            check_mask & pin_line(from),
-        );
+    for from in Squares(pawns & pinned) {
+        let mask = check_mask & pin_line(from);
+        pawn_moves::<S, CAPTURES>(sink, from.bit(), board.them, !occupied, mask);
     }
 
-    if pos.ep_file != NO_EP {
-        en_passant(b, a, t, &board, pos.ep_file as Sq, king, sink);
+    if let Some(to) = pos.en_passant() {
+        en_passant(b, a, t, &board, to, king, sink);
     }
 
     if !CAPTURES && checkers == 0 {
-        for rook in squares(pos.castle_rooks & RANK_1) {
+        for rook in Squares(pos.castle_rooks & RANK_1) {
             castle(b, a, t, &board, king, rook, sink);
         }
     }
@@ -326,38 +318,36 @@ fn pawn_moves<S: Sink, const CAPTURES: bool>(
     let west = (pawns & !FILE_A) << 7 & them & mask;
     let east = (pawns & !FILE_H) << 9 & them & mask;
     if !CAPTURES {
-        sink.pawn_moves(push & !RANK_8, 8, Special::Normal);
-        sink.pawn_moves(double, 16, Special::DoublePush);
+        sink.pawn_moves(push & !RANK_8, 8, MoveKind::Normal);
+        sink.pawn_moves(double, 16, MoveKind::DoublePush);
     }
-    sink.pawn_moves(west & !RANK_8, 7, Special::Normal);
-    sink.pawn_moves(east & !RANK_8, 9, Special::Normal);
+    sink.pawn_moves(west & !RANK_8, 7, MoveKind::Normal);
+    sink.pawn_moves(east & !RANK_8, 9, MoveKind::Normal);
     sink.promotions(push & RANK_8, 8);
     sink.promotions(west & RANK_8, 7);
     sink.promotions(east & RANK_8, 9);
 }
 
-/// En passant, tested in full on the board after the capture: it removes two pawns from one
-/// rank, which can uncover the king along that rank, and it may capture a checking pawn.
+/// En passant onto `to`, tested in full on the board after the capture: it removes two pawns
+/// from one rank, which can uncover the king along that rank, and it may capture a checking
+/// pawn.
 #[inline(always)]
 fn en_passant<B: Backend, A: AttackSource, S: Sink>(
     b: B,
     a: A,
     t: &Tables,
-    board: &Board,
-    file: Sq,
-    king: Sq,
+    board: &RelativeSets,
+    to: Square,
+    king: Square,
     sink: &mut S,
 ) {
-    let to = 40 + file;
-    let victim = to - 8;
+    let victim = behind(to, 8);
     let capturers =
-        (((1u64 << to) >> 9) & !FILE_H | ((1u64 << to) >> 7) & !FILE_A) & board.pawns & board.us;
-    for from in squares(capturers) {
-        let after = Board {
-            occupied: board.occupied ^ (1u64 << from) ^ (1u64 << victim) ^ (1u64 << to),
-            them: board.them ^ (1u64 << victim),
-            ..*board
-        };
+        ((to.bit() >> 9) & !FILE_H | (to.bit() >> 7) & !FILE_A) & board.pawns & board.us;
+    for from in Squares(capturers) {
+        let mut after = *board;
+        after.sets.occupied ^= from.bit() ^ victim.bit() ^ to.bit();
+        after.them ^= victim.bit();
         if !after.attacked(b, a, t, king, after.occupied) {
             sink.en_passant(from, to);
         }
@@ -372,17 +362,17 @@ fn castle<B: Backend, A: AttackSource, S: Sink>(
     b: B,
     a: A,
     t: &Tables,
-    board: &Board,
-    king: Sq,
-    rook: Sq,
+    board: &RelativeSets,
+    king: Square,
+    rook: Square,
     sink: &mut S,
 ) {
-    let path = t.castling[king & 7][rook & 7];
+    let path = t.castling(king, rook);
     if path.must_be_empty & board.occupied != 0 {
         return;
     }
-    let occupied = board.occupied ^ (1u64 << king) ^ (1u64 << rook);
-    if squares(path.king_path).any(|sq| board.attacked(b, a, t, sq, occupied)) {
+    let occupied = board.occupied ^ king.bit() ^ rook.bit();
+    if Squares(path.king_path).any(|sq| board.attacked(b, a, t, sq, occupied)) {
         return;
     }
     sink.castle(king, rook);

@@ -10,20 +10,21 @@ use std::ops::Index;
 
 use qbb::{Backend, PieceType, Square};
 
-use crate::position::Position;
+use crate::position::{Position, TypeBits, castled_king};
 
 /// A move in 32 bits: `from | to << 6 | piece << 12 | captured << 15 | promotion << 18 |
-/// special << 21`, the three type fields holding [`PieceType`] bits (0 = none).
+/// kind << 21`, the three type fields holding [`PieceType`] bits (0 = none).
 ///
 /// Castling is encoded as "king takes own rook": `to` is the rook's square, in standard chess as in
 /// Chess960.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Move(u32);
 
-/// What a move does beyond moving (and capturing on `to`).
+/// What a move does beyond moving (and capturing on `to`). Make-move turns it into the aspects'
+/// [`qbb::Special`], which also carries the squares the xor needs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
-pub(crate) enum Special {
+pub(crate) enum MoveKind {
     Normal = 0,
     Castle = 1,
     EnPassant = 2,
@@ -37,20 +38,20 @@ impl Move {
 
     #[inline(always)]
     pub(crate) const fn new(
-        from: usize,
-        to: usize,
-        piece: u32,
-        captured: u32,
-        promotion: u32,
-        special: Special,
+        from: Square,
+        to: Square,
+        piece: PieceType,
+        captured: TypeBits,
+        promotion: TypeBits,
+        kind: MoveKind,
     ) -> Move {
         Move(
-            from as u32
-                | (to as u32) << 6
-                | piece << 12
-                | captured << 15
-                | promotion << 18
-                | (special as u32) << 21,
+            from.index() as u32
+                | (to.index() as u32) << 6
+                | (piece as u32) << 12
+                | captured.bits() << 15
+                | promotion.bits() << 18
+                | (kind as u32) << 21,
         )
     }
 
@@ -66,80 +67,71 @@ impl Move {
         Square::from_index_masked(self.0 >> 6)
     }
 
+    /// The type bits of the moving piece; none only for [`Move::NULL`].
     #[inline(always)]
-    pub(crate) const fn origin(self) -> usize {
-        (self.0 & 63) as usize
+    pub(crate) const fn piece_bits(self) -> TypeBits {
+        TypeBits::masked(self.0 >> 12)
+    }
+
+    /// The type bits of the captured piece, none if nothing is captured (en passant: a pawn).
+    #[inline(always)]
+    pub(crate) const fn captured_bits(self) -> TypeBits {
+        TypeBits::masked(self.0 >> 15)
+    }
+
+    /// The type bits of the promotion, none if the move does not promote.
+    #[inline(always)]
+    pub(crate) const fn promotion_bits(self) -> TypeBits {
+        TypeBits::masked(self.0 >> 18)
     }
 
     #[inline(always)]
-    pub(crate) const fn target(self) -> usize {
-        (self.0 >> 6 & 63) as usize
-    }
-
-    /// The type bits (1..=6) of the moving piece; 0 for [`Move::NULL`].
-    #[inline(always)]
-    pub(crate) const fn piece_bits(self) -> u32 {
-        self.0 >> 12 & 7
-    }
-
-    /// The type bits of the captured piece, 0 if none (en passant: a pawn).
-    #[inline(always)]
-    pub(crate) const fn captured_bits(self) -> u32 {
-        self.0 >> 15 & 7
-    }
-
-    #[inline(always)]
-    pub(crate) const fn promotion_bits(self) -> u32 {
-        self.0 >> 18 & 7
-    }
-
-    #[inline(always)]
-    pub(crate) const fn special(self) -> Special {
+    pub(crate) const fn kind(self) -> MoveKind {
         match self.0 >> 21 & 3 {
-            0 => Special::Normal,
-            1 => Special::Castle,
-            2 => Special::EnPassant,
-            _ => Special::DoublePush,
+            0 => MoveKind::Normal,
+            1 => MoveKind::Castle,
+            2 => MoveKind::EnPassant,
+            _ => MoveKind::DoublePush,
         }
     }
 
-    /// True if the move is `special` (one shift and compare, no decoding).
+    /// True if the move is of `kind` (one shift and compare, no decoding).
     #[inline(always)]
-    pub(crate) const fn is(self, special: Special) -> bool {
-        self.0 >> 21 & 3 == special as u32
+    pub(crate) const fn is(self, kind: MoveKind) -> bool {
+        self.0 >> 21 & 3 == kind as u32
     }
 
     /// The moving piece's type (`None` only for [`Move::NULL`]).
     #[inline(always)]
     pub const fn piece(self) -> Option<PieceType> {
-        PieceType::from_bits(self.piece_bits() as u8)
+        self.piece_bits().kind()
     }
 
     /// The captured piece's type, if any (a pawn for en passant).
     #[inline(always)]
     pub const fn captured(self) -> Option<PieceType> {
-        PieceType::from_bits(self.captured_bits() as u8)
+        self.captured_bits().kind()
     }
 
     #[inline(always)]
     pub const fn promotion(self) -> Option<PieceType> {
-        PieceType::from_bits(self.promotion_bits() as u8)
+        self.promotion_bits().kind()
     }
 
     /// True for captures, en passant included.
     #[inline(always)]
     pub const fn is_capture(self) -> bool {
-        self.captured_bits() != 0
+        !self.captured_bits().is_none()
     }
 
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
-        self.is(Special::Castle)
+        self.is(MoveKind::Castle)
     }
 
     #[inline(always)]
     pub const fn is_en_passant(self) -> bool {
-        self.is(Special::EnPassant)
+        self.is(MoveKind::EnPassant)
     }
 
     /// The raw 32 bits (for hash tables).
@@ -161,10 +153,10 @@ impl fmt::Debug for Move {
         if let Some(c) = self.captured() {
             write!(f, " x{}", c.letter())?;
         }
-        match self.special() {
-            Special::Castle => f.write_str(" castle")?,
-            Special::EnPassant => f.write_str(" e.p.")?,
-            Special::DoublePush | Special::Normal => {}
+        match self.kind() {
+            MoveKind::Castle => f.write_str(" castle")?,
+            MoveKind::EnPassant => f.write_str(" e.p.")?,
+            MoveKind::DoublePush | MoveKind::Normal => {}
         }
         f.write_str(")")
     }
@@ -302,8 +294,7 @@ impl Position {
             return "0000".to_string();
         }
         let to = if mv.is_castle() && !chess960 {
-            let king_to = if mv.target() > mv.origin() { 6 } else { 2 };
-            Square::from_index_masked(king_to)
+            castled_king(mv.from(), mv.to())
         } else {
             mv.to()
         };
@@ -350,20 +341,55 @@ impl Position {
 mod tests {
     use super::*;
 
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
     #[test]
     fn fields_round_trip() {
-        let mv = Move::new(12, 28, 1, 0, 0, Special::DoublePush);
-        assert_eq!(mv.from(), "e2".parse().unwrap());
-        assert_eq!(mv.to(), "e4".parse().unwrap());
+        let none = TypeBits::NONE;
+        let mv = Move::new(
+            sq("e2"),
+            sq("e4"),
+            PieceType::Pawn,
+            none,
+            none,
+            MoveKind::DoublePush,
+        );
+        assert_eq!((mv.from(), mv.to()), (sq("e2"), sq("e4")));
         assert_eq!(mv.piece(), Some(PieceType::Pawn));
         assert!(!mv.is_capture() && !mv.is_castle() && !mv.is_en_passant());
-        let promo = Move::new(54, 63, 1, 4, 5, Special::Normal);
+        let rook = TypeBits::of(PieceType::Rook);
+        let queen = TypeBits::of(PieceType::Queen);
+        let promo = Move::new(
+            sq("g7"),
+            sq("h8"),
+            PieceType::Pawn,
+            rook,
+            queen,
+            MoveKind::Normal,
+        );
         assert_eq!(promo.promotion(), Some(PieceType::Queen));
         assert_eq!(promo.captured(), Some(PieceType::Rook));
         assert!(promo.is_capture());
-        let ep = Move::new(36, 43, 1, 1, 0, Special::EnPassant);
+        let pawn = TypeBits::of(PieceType::Pawn);
+        let ep = Move::new(
+            sq("e5"),
+            sq("d6"),
+            PieceType::Pawn,
+            pawn,
+            none,
+            MoveKind::EnPassant,
+        );
         assert!(ep.is_en_passant() && ep.is_capture());
-        let castle = Move::new(4, 7, 6, 0, 0, Special::Castle);
+        let castle = Move::new(
+            Square::E1,
+            Square::H1,
+            PieceType::King,
+            none,
+            none,
+            MoveKind::Castle,
+        );
         assert!(castle.is_castle() && !castle.is_capture());
         assert_eq!(Move::NULL.piece(), None);
         assert_ne!(castle, Move::NULL);
@@ -372,13 +398,22 @@ mod tests {
     #[test]
     fn list_never_overflows() {
         let mut list = MoveList::new();
+        let none = TypeBits::NONE;
         list.fill(|f| {
             for i in 0..300 {
-                f.push(Move::new(i % 64, 0, 1, 0, 0, Special::Normal));
+                let from = Square::from_index_masked(i);
+                f.push(Move::new(
+                    from,
+                    Square::A1,
+                    PieceType::Pawn,
+                    none,
+                    none,
+                    MoveKind::Normal,
+                ));
             }
         });
         assert_eq!(list.len(), MAX_MOVES);
-        assert_eq!(list[3].origin(), 3);
+        assert_eq!(list[3].from(), Square::from_index_masked(3));
         list.clear();
         assert!(list.is_empty());
     }

@@ -5,8 +5,10 @@
 //! [`Position::count_moves`]. Without it, every leaf move is made.
 //!
 //! Dispatch happens once: `perft_by` (behind [`perft`]) runs its node function inside the
-//! backend's feature region, and the node function calls it again for the children, so the whole
-//! recursion is one function compiled with the backend's target features (ENGINE_API.md).
+//! backend's feature region, and the node function calls it again for the children. The closure
+//! handed to `with_features` has the same type at every level, so the region function calls
+//! itself: the whole recursion is one function compiled with the backend's target features, and
+//! never leaves it.
 //!
 //! [`perft_with`] chooses where the move generator takes its attacks, checks and pins from
 //! ([`Attacks`]), once, before the recursion starts.

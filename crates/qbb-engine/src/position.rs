@@ -5,10 +5,11 @@
 //! quad into the board and then flips it (mirror the ranks, swap the colours), so the opponent
 //! finds itself at the bottom, to move. Move generation is therefore written once, for "us".
 
-use qbb::{Backend, Color, MoveAspects, PieceType, Quad, Square};
+use qbb::{Backend, Color, MoveAspects, PieceType, Quad, Special, Square};
 
 use crate::attacks::tables;
-use crate::moves::{Move, Special};
+use crate::movegen::RelativeSets;
+use crate::moves::{Move, MoveKind};
 use crate::zobrist;
 
 /// No en-passant square.
@@ -17,15 +18,84 @@ pub(crate) const NO_EP: u8 = 8;
 /// The first rank, where the side to move castles.
 pub(crate) const RANK_1: u64 = 0xFF;
 
-/// Relative piece codes: the side to move has colour bit 1.
-#[inline(always)]
-pub(crate) const fn our_code(type_bits: u32) -> u8 {
-    (type_bits << 1 | 1) as u8
+/// A piece type or none, as the three type bits of a nibble (0 = none): what stands on a square,
+/// what a move captures, what it promotes to. Kept as bits so that the board's bits flow into a
+/// move, and from the move into its delta quad, without a conversion.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(transparent)]
+pub(crate) struct TypeBits(u8);
+
+impl TypeBits {
+    pub(crate) const NONE: TypeBits = TypeBits(0);
+
+    #[inline(always)]
+    pub(crate) const fn of(kind: PieceType) -> TypeBits {
+        TypeBits(kind as u8)
+    }
+
+    /// The low three bits of `bits`.
+    #[inline(always)]
+    pub(crate) const fn masked(bits: u32) -> TypeBits {
+        TypeBits((bits & 7) as u8)
+    }
+
+    #[inline(always)]
+    pub(crate) const fn bits(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// The piece type, if the bits name one.
+    #[inline(always)]
+    pub(crate) const fn kind(self) -> Option<PieceType> {
+        PieceType::from_bits(self.0)
+    }
+
+    #[inline(always)]
+    pub(crate) const fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The relative nibble code of a piece of this type of the side to move: the colour bit is
+    /// set, because the colour plane (plane 0) holds the side to move's pieces.
+    #[inline(always)]
+    pub(crate) const fn ours(self) -> u8 {
+        self.0 << 1 | 1
+    }
+
+    /// The relative code of an opponent's piece of this type: the colour bit is clear (and the
+    /// code of none is 0, the empty square's).
+    #[inline(always)]
+    pub(crate) const fn theirs(self) -> u8 {
+        self.0 << 1
+    }
 }
 
+impl From<PieceType> for TypeBits {
+    #[inline(always)]
+    fn from(kind: PieceType) -> TypeBits {
+        TypeBits::of(kind)
+    }
+}
+
+/// The square `by` indices below `sq`: where a piece of the side to move that went up the board
+/// by `by` came from (a pawn's push, double push or capture), or the pawn an en-passant capture
+/// takes (`by` = 8).
 #[inline(always)]
-pub(crate) const fn their_code(type_bits: u32) -> u8 {
-    (type_bits << 1) as u8
+pub(crate) const fn behind(sq: Square, by: u32) -> Square {
+    Square::from_index_masked((sq.index() as u32).wrapping_sub(by))
+}
+
+/// Where the king lands when it castles with the rook on `rook` (both on rank 1): the g-file
+/// when the rook stands on the h side of the king, else the c-file.
+#[inline(always)]
+pub(crate) const fn castled_king(king: Square, rook: Square) -> Square {
+    Square::from_index_masked(if rook.index() > king.index() { 6 } else { 2 })
+}
+
+/// Where the rook lands when it castles: the f-file on the h side, else the d-file.
+#[inline(always)]
+pub(crate) const fn castled_rook(king: Square, rook: Square) -> Square {
+    Square::from_index_masked(if rook.index() > king.index() { 5 } else { 3 })
 }
 
 /// A chess position (standard or Chess960), small enough to copy at every move.
@@ -150,22 +220,23 @@ impl Position {
     /// The relative square of the side to move's king (a1 if there is none, which a position
     /// built by `from_fen` never lacks).
     #[inline(always)]
-    pub(crate) fn king_square(&self) -> usize {
+    pub(crate) fn king_square(&self) -> Square {
         let [_, _, b2, b3] = self.quad.bb;
-        (b2 & b3 & self.quad.bb[0]).trailing_zeros() as usize & 63
+        Square::from_index_masked((b2 & b3 & self.quad.bb[0]).trailing_zeros())
     }
 
-    /// The type bits (0 = empty) of relative square `sq`.
+    /// The type bits (none = empty) of relative square `sq`.
     #[inline(always)]
-    pub(crate) fn type_bits_at(&self, sq: usize) -> u32 {
+    pub(crate) fn type_bits_at(&self, sq: Square) -> TypeBits {
         let [_, b1, b2, b3] = self.quad.bb;
-        ((b1 >> sq & 1) | (b2 >> sq & 1) << 1 | (b3 >> sq & 1) << 2) as u32
+        let i = sq.index();
+        TypeBits::masked(((b1 >> i & 1) | (b2 >> i & 1) << 1 | (b3 >> i & 1) << 2) as u32)
     }
 
     /// The type of the piece on relative square `sq`, of either colour.
     #[inline(always)]
     pub fn piece_on(&self, sq: Square) -> Option<PieceType> {
-        PieceType::from_bits(self.type_bits_at(sq.index()) as u8)
+        self.type_bits_at(sq).kind()
     }
 
     /// True if relative square `sq` holds a piece of the side to move.
@@ -183,10 +254,11 @@ impl Position {
         (b2 ^ b3) & b0 != 0
     }
 
-    /// Is the side to move in check?
-    #[inline]
-    pub fn in_check(&self) -> bool {
-        self.attackers_of_king::<qbb::Scalar>(qbb::Scalar) != 0
+    /// Is the side to move in check? Computed with `b`'s routines: called with the backend a
+    /// search runs on, it inlines into that backend's feature region.
+    #[inline(always)]
+    pub fn in_check<B: Backend>(&self, b: B) -> bool {
+        self.attackers_of_king(b) != 0
     }
 
     /// The opponent's pieces that attack the side to move's king.
@@ -198,10 +270,10 @@ impl Position {
 
     /// The opponent's pieces that attack relative square `sq` with `occupied` blocking the rays.
     #[inline(always)]
-    pub(crate) fn attackers_of<B: Backend>(&self, b: B, sq: usize, occupied: u64) -> u64 {
+    pub(crate) fn attackers_of<B: Backend>(&self, b: B, sq: Square, occupied: u64) -> u64 {
         let t = tables();
-        let them = self.them();
-        let sets = b.piece_sets(&self.quad);
+        let sets = RelativeSets::new(b, &self.quad);
+        let them = sets.them;
         let orth = (sets.rooks | sets.queens) & them;
         let diag = (sets.bishops | sets.queens) & them;
         (t.knight[sq] & sets.knights & them)
@@ -216,57 +288,49 @@ impl Position {
     /// board is flipped for the opponent.
     #[inline(always)]
     pub fn make_move<B: Backend>(&self, b: B, mv: Move) -> Position {
-        let (from, to) = (mv.origin(), mv.target());
+        let (from, to) = (mv.from(), mv.to());
         let piece = mv.piece_bits();
         let captured = mv.captured_bits();
         let side = self.side;
-        let view = zobrist::view(side);
         let mut hash = self.hash ^ zobrist::SIDE;
 
-        let mut aspects = MoveAspects::quiet(
-            Square::from_index_masked(from as u32),
-            Square::from_index_masked(to as u32),
-            our_code(piece),
-        );
-        hash ^= zobrist::piece(view, our_code(piece) as usize, from);
+        let mut aspects = MoveAspects::quiet(from, to, piece.ours());
+        hash ^= zobrist::piece(side, piece.ours(), from);
         // Rare moves first, each tested by one compare, the common case last.
-        if mv.is(Special::Castle) {
+        if mv.is(MoveKind::Castle) {
             // King takes own rook: `to` holds the rook; king and rook land on the g/c and f/d
             // files. In Chess960 any of these squares may coincide, which the xor absorbs.
-            let short = to > from;
-            let king_to = if short { 6 } else { 2 };
-            let rook_to = if short { 5 } else { 3 };
-            aspects.to = Square::from_index_masked(king_to);
-            aspects.special = qbb::Special::Castle {
-                rook_from: Square::from_index_masked(to as u32),
-                rook_to: Square::from_index_masked(rook_to),
-                rook: our_code(PieceType::Rook as u32),
+            let king_to = castled_king(from, to);
+            let rook_to = castled_rook(from, to);
+            let rook = TypeBits::of(PieceType::Rook).ours();
+            aspects.to = king_to;
+            aspects.special = Special::Castle {
+                rook_from: to,
+                rook_to,
+                rook,
             };
-            let rook = our_code(PieceType::Rook as u32) as usize;
-            hash ^= zobrist::piece(view, our_code(piece) as usize, king_to as usize)
-                ^ zobrist::piece(view, rook, to)
-                ^ zobrist::piece(view, rook, rook_to as usize);
-        } else if mv.is(Special::EnPassant) {
-            let captured_on = to - 8;
-            aspects.captured = their_code(captured);
-            aspects.special = qbb::Special::EnPassant {
-                captured_on: Square::from_index_masked(captured_on as u32),
-            };
-            hash ^= zobrist::piece(view, our_code(piece) as usize, to)
-                ^ zobrist::piece(view, their_code(captured) as usize, captured_on);
+            hash ^= zobrist::piece(side, piece.ours(), king_to)
+                ^ zobrist::piece(side, rook, to)
+                ^ zobrist::piece(side, rook, rook_to);
+        } else if mv.is(MoveKind::EnPassant) {
+            let captured_on = behind(to, 8);
+            aspects.captured = captured.theirs();
+            aspects.special = Special::EnPassant { captured_on };
+            hash ^= zobrist::piece(side, piece.ours(), to)
+                ^ zobrist::piece(side, captured.theirs(), captured_on);
         } else {
-            aspects.captured = their_code(captured);
-            let landing = match mv.promotion_bits() {
-                0 => piece,
-                promotion => {
-                    aspects.promotion = our_code(promotion);
-                    promotion
-                }
+            aspects.captured = captured.theirs();
+            let promotion = mv.promotion_bits();
+            let landing = if promotion.is_none() {
+                piece
+            } else {
+                aspects.promotion = promotion.ours();
+                promotion
             };
             // The captured piece's key, masked away when nothing is captured (no branch).
-            let taken = zobrist::piece(view, their_code(captured) as usize, to)
-                & ((captured != 0) as u64).wrapping_neg();
-            hash ^= zobrist::piece(view, our_code(landing) as usize, to) ^ taken;
+            let taken = zobrist::piece(side, captured.theirs(), to)
+                & (!captured.is_none() as u64).wrapping_neg();
+            hash ^= zobrist::piece(side, landing.ours(), to) ^ taken;
         }
         // ANCHOR: xor_and_flip
         let quad = b.flip(&(self.quad ^ b.move_delta(&aspects)));
@@ -274,8 +338,8 @@ impl Position {
 
         // Castling rights: a rook that moves or is taken loses its right, a king that moves
         // loses both of its side's.
-        let mut castle_rooks = self.castle_rooks & !(1u64 << from | 1u64 << to);
-        if piece == PieceType::King as u32 {
+        let mut castle_rooks = self.castle_rooks & !(from.bit() | to.bit());
+        if piece == TypeBits::of(PieceType::King) {
             castle_rooks &= !RANK_1;
         }
         let lost = self.castle_rooks ^ castle_rooks;
@@ -285,20 +349,20 @@ impl Position {
 
         // En passant: possible next move only if an enemy pawn stands beside the advanced pawn.
         if self.ep_file != NO_EP {
-            hash ^= zobrist::en_passant(self.ep_file as usize);
+            hash ^= zobrist::en_passant(self.ep_file);
         }
         let mut ep_file = NO_EP;
-        if mv.is(Special::DoublePush) {
-            let bit = 1u64 << to;
+        if mv.is(MoveKind::DoublePush) {
+            let bit = to.bit();
             let beside =
                 ((bit << 1) & !0x0101_0101_0101_0101) | ((bit >> 1) & !0x8080_8080_8080_8080);
             if beside & self.them() & self.of_type(PieceType::Pawn) != 0 {
-                ep_file = (to & 7) as u8;
-                hash ^= zobrist::en_passant(to & 7);
+                ep_file = to.file();
+                hash ^= zobrist::en_passant(to.file());
             }
         }
 
-        let resets = piece == PieceType::Pawn as u32 || captured != 0;
+        let resets = piece == TypeBits::of(PieceType::Pawn) || !captured.is_none();
         Position {
             quad,
             hash,
@@ -320,7 +384,7 @@ impl Position {
     pub fn make_null_move(&self) -> Position {
         let mut hash = self.hash ^ zobrist::SIDE;
         if self.ep_file != NO_EP {
-            hash ^= zobrist::en_passant(self.ep_file as usize);
+            hash ^= zobrist::en_passant(self.ep_file);
         }
         Position {
             quad: self.quad.mirrored().colors_swapped(),
@@ -341,7 +405,7 @@ impl Position {
         let mut hash = b.hash_zobrist(&self.absolute_quad());
         hash ^= zobrist::castling_of(self.side, self.castle_rooks);
         if self.ep_file != NO_EP {
-            hash ^= zobrist::en_passant(self.ep_file as usize);
+            hash ^= zobrist::en_passant(self.ep_file);
         }
         if self.side == Color::Black {
             hash ^= zobrist::SIDE;

@@ -2,9 +2,10 @@
 //! windows), a quiescence search at the leaves, and a transposition table.
 //!
 //! Generic over the backend and dispatched once: each recursive function is entered through
-//! `Backend::with_features` (ENGINE_API.md, "Dispatch once, also for recursion"), so the whole tree,
-//! move generation and evaluation included, runs inside code compiled with the backend's
-//! features.
+//! `Backend::with_features`, with the same closure type at every level, so the region function
+//! calls itself and the recursion never leaves it: the whole tree, move generation, make-move
+//! and evaluation included, runs inside code compiled with the backend's features, where the
+//! backend's routines inline.
 //!
 //! Besides the textbook alpha-beta: check extension, null-move pruning, reverse futility and
 //! futility pruning near the leaves, late move reductions, mate distance pruning, aspiration
@@ -189,7 +190,11 @@ impl Searcher {
         let mut result = SearchResult {
             best_move: None,
             ponder: None,
-            score: if root.in_check() { mated_in(0) } else { DRAW },
+            score: if root.in_check(backend) {
+                mated_in(0)
+            } else {
+                DRAW
+            },
             depth: 0,
             nodes: 0,
         };
@@ -309,7 +314,7 @@ impl Searcher {
         let clock = pos.halfmove_clock() as usize;
         if clock >= 100 {
             // Unless this very move mated.
-            if !pos.in_check() {
+            if !pos.in_check(backend) {
                 return true;
             }
             let mut moves = MoveList::new();
@@ -405,7 +410,7 @@ impl Searcher {
             return entry.score;
         }
 
-        let in_check = pos.in_check();
+        let in_check = pos.in_check(backend);
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -462,7 +467,7 @@ impl Searcher {
             };
             let tactical = is_tactical(mv);
             let child = pos.make_move(backend, mv);
-            let gives_check = child.in_check();
+            let gives_check = child.in_check(backend);
 
             // Futility: near the leaves, a quiet move cannot lift a hopeless score to alpha.
             if !is_pv
@@ -479,17 +484,9 @@ impl Searcher {
 
             let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
+            let (window, null_window) = ((alpha, beta), (alpha, alpha + 1));
             let score = if index == 0 {
-                -self.search(
-                    backend,
-                    attacks,
-                    &child,
-                    -beta,
-                    -alpha,
-                    new_depth,
-                    ply + 1,
-                    true,
-                )
+                self.child_score(backend, attacks, &child, window, new_depth, ply)
             } else {
                 // Late quiet moves are searched shallower first; any surprise is re-searched.
                 let reduction =
@@ -499,39 +496,14 @@ impl Searcher {
                     } else {
                         0
                     };
-                let mut score = -self.search(
-                    backend,
-                    attacks,
-                    &child,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth - reduction,
-                    ply + 1,
-                    true,
-                );
+                let reduced = new_depth - reduction;
+                let mut score =
+                    self.child_score(backend, attacks, &child, null_window, reduced, ply);
                 if score > alpha && reduction > 0 {
-                    score = -self.search(
-                        backend,
-                        attacks,
-                        &child,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        true,
-                    );
+                    score = self.child_score(backend, attacks, &child, null_window, new_depth, ply);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(
-                        backend,
-                        attacks,
-                        &child,
-                        -beta,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        true,
-                    );
+                    score = self.child_score(backend, attacks, &child, window, new_depth, ply);
                 }
                 score
             };
@@ -577,6 +549,22 @@ impl Searcher {
             },
         );
         best_score
+    }
+
+    /// The score of `child`, a child of the node at `ply`, for that node's side: the child
+    /// searched `depth` deep with the window (`alpha`, `beta`) seen from the node, its score
+    /// negated back.
+    #[inline(always)]
+    fn child_score<B: Backend, A: AttackSource>(
+        &mut self,
+        backend: B,
+        attacks: A,
+        child: &Position,
+        (alpha, beta): (Score, Score),
+        depth: i32,
+        ply: usize,
+    ) -> Score {
+        -self.search(backend, attacks, child, -beta, -alpha, depth, ply + 1, true)
     }
 
     /// Makes `mv` followed by the child's principal variation this node's.
@@ -631,7 +619,7 @@ impl Searcher {
         if ply < MAX_PLY {
             self.pv_len[ply] = 0;
         }
-        let in_check = pos.in_check();
+        let in_check = pos.in_check(backend);
         if ply >= MAX_PLY {
             return if in_check {
                 DRAW
@@ -710,7 +698,7 @@ fn pv_text<B: Backend>(backend: B, root: &Position, line: &[Move], chess960: boo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qbb::{BackendKind, BackendTask, Scalar, run_on};
+    use qbb::{BackendKind, Scalar};
 
     fn job(fen: &str, limits: Limits) -> SearchJob {
         SearchJob {
@@ -884,27 +872,24 @@ mod tests {
 
     #[test]
     fn every_backend_searches_the_same_tree() {
-        /// Nodes and best move of a fixed-depth search with the move generator's attacks from
-        /// the given source.
-        struct Nodes(Attacks);
-        impl BackendTask for Nodes {
-            type Output = (u64, Option<String>);
-            fn run<B: Backend>(self, b: B) -> (u64, Option<String>) {
-                let job = job(
-                    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                    depth(5),
-                );
-                let mut searcher = Searcher::new(1).unwrap();
-                searcher.set_attacks(self.0);
-                let result = searcher.think(b, &job, &mut |_| {});
-                (result.nodes, result.best_move)
-            }
-        }
-        let reference = run_on(BackendKind::Scalar, Nodes(Attacks::Tables)).unwrap();
+        // Nodes and best move of a fixed-depth search on `kind` with the move generator's
+        // attacks from `attacks`.
+        let nodes = |kind: BackendKind, attacks: Attacks| {
+            let job = job(
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                depth(5),
+            );
+            let mut searcher = Searcher::new(1).unwrap();
+            searcher.set_attacks(attacks);
+            let result = qbb::with_backend!(kind, |b| searcher.think(b, &job, &mut |_| {}));
+            let result = result.unwrap();
+            (result.nodes, result.best_move)
+        };
+        let reference = nodes(BackendKind::Scalar, Attacks::Tables);
         for kind in BackendKind::ALL.into_iter().filter(|k| k.is_available()) {
             for attacks in Attacks::ALL {
                 assert_eq!(
-                    run_on(kind, Nodes(attacks)).unwrap(),
+                    nodes(kind, attacks),
                     reference,
                     "{kind}, attacks from {attacks}"
                 );

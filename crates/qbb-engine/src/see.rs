@@ -6,9 +6,11 @@
 //! recomputed after every capture so that sliders lined up behind one another (x-rays) join in.
 //! Pins are ignored, as usual: SEE orders and prunes moves, it does not judge legality.
 
-use qbb::{Backend, PieceSets, PieceType, Square};
+use qbb::{Backend, PieceType};
 
+use crate::movegen::RelativeSets;
 use crate::ordering::{PIECE_VALUE, victim};
+use crate::position::behind;
 use crate::{Move, Position};
 
 /// A king is never traded: it captures last, and only into an undefended square.
@@ -27,13 +29,13 @@ const FILE_H: u64 = FILE_A << 7;
 
 /// Every piece of either side that attacks `target` through `occupied`.
 #[inline(always)]
-fn attackers<B: Backend>(b: B, sets: &PieceSets, mover: u64, target: u64, occupied: u64) -> u64 {
+fn attackers<B: Backend>(b: B, sets: &RelativeSets, target: u64, occupied: u64) -> u64 {
     let empty = !occupied;
-    // Pawns attack diagonally forward: the side to move's pawns (playing up) stand below the
-    // target, the other side's above it.
+    // Pawns attack diagonally forward: our pawns (playing up) stand below the target, theirs
+    // above it.
     let below = ((target >> 7) & !FILE_A) | ((target >> 9) & !FILE_H);
     let above = ((target << 7) & !FILE_H) | ((target << 9) & !FILE_A);
-    let pawns = (below & mover | above & !mover) & sets.pawns;
+    let pawns = (below & sets.us | above & !sets.us) & sets.pawns;
     let knights = b.knight_attacks(target) & sets.knights;
     let kings = king_reach(target) & sets.kings;
     let straight = b.slider_attacks(target, 0, empty) & (sets.rooks | sets.queens);
@@ -52,15 +54,13 @@ fn king_reach(b: u64) -> u64 {
 /// recaptures on its square; 0 for a quiet move.
 #[inline(always)]
 pub fn exchange<B: Backend>(b: B, pos: &Position, mv: Move) -> i32 {
-    let quad = pos.quad();
-    let sets = b.piece_sets(quad);
-    let ours = quad.bb[0] & sets.occupied;
+    let sets = RelativeSets::new(b, pos.quad());
     let (from, to) = (mv.from(), mv.to());
     let target = to.bit();
     let mut occupied = sets.occupied ^ from.bit();
     if mv.is_en_passant() {
         // The captured pawn stands beside the capturing one, on the target's file.
-        occupied ^= Square::from_index_masked(to.index() as u32 - 8).bit();
+        occupied ^= behind(to, 8).bit();
     }
 
     let mut gains = [0i32; 32];
@@ -75,8 +75,8 @@ pub fn exchange<B: Backend>(b: B, pos: &Position, mv: Move) -> i32 {
     let mut side_is_ours = false; // the opponent recaptures first
     let mut depth = 0;
     loop {
-        let all = attackers(b, &sets, ours, target, occupied);
-        let side = if side_is_ours { ours } else { !ours };
+        let all = attackers(b, &sets, target, occupied);
+        let side = if side_is_ours { sets.us } else { !sets.us };
         let candidates = all & side;
         if candidates == 0 || depth + 1 >= gains.len() {
             break;
@@ -106,7 +106,7 @@ pub fn exchange<B: Backend>(b: B, pos: &Position, mv: Move) -> i32 {
 
 /// The least valuable piece among `candidates`, with its square's bit.
 #[inline(always)]
-fn least_valuable(sets: &PieceSets, candidates: u64) -> Option<(PieceType, u64)> {
+fn least_valuable(sets: &RelativeSets, candidates: u64) -> Option<(PieceType, u64)> {
     PieceType::ALL.into_iter().find_map(|kind| {
         let set = candidates & sets.of_type(kind);
         (set != 0).then(|| (kind, set & set.wrapping_neg()))
@@ -116,28 +116,24 @@ fn least_valuable(sets: &PieceSets, candidates: u64) -> Option<(PieceType, u64)>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qbb::{BackendKind, BackendTask, run_on};
+    use qbb::BackendKind;
 
-    /// The exchange value of the UCI move `uci` in `fen`.
-    struct Exchange<'a> {
-        fen: &'a str,
-        uci: &'a str,
-    }
-
-    impl BackendTask for Exchange<'_> {
-        type Output = i32;
-        fn run<B: Backend>(self, b: B) -> i32 {
-            let pos = Position::from_fen(self.fen).unwrap();
-            let mv = pos.parse_uci_move(b, self.uci).unwrap();
-            exchange(b, &pos, mv)
-        }
+    /// The exchange value of the UCI move `uci` in `fen` on `kind`.
+    fn exchange_on(kind: BackendKind, fen: &str, uci: &str) -> i32 {
+        let pos = Position::from_fen(fen).unwrap();
+        qbb::with_backend!(kind, |b| exchange(
+            b,
+            &pos,
+            pos.parse_uci_move(b, uci).unwrap()
+        ))
+        .unwrap()
     }
 
     /// The exchange value on every backend this CPU runs, which must agree.
     fn see(fen: &str, uci: &str) -> i32 {
-        let reference = run_on(BackendKind::Scalar, Exchange { fen, uci }).unwrap();
+        let reference = exchange_on(BackendKind::Scalar, fen, uci);
         for kind in BackendKind::ALL.into_iter().filter(|k| k.is_available()) {
-            let value = run_on(kind, Exchange { fen, uci }).unwrap();
+            let value = exchange_on(kind, fen, uci);
             assert_eq!(value, reference, "{kind}: {fen} {uci}");
         }
         reference
@@ -210,15 +206,11 @@ mod tests {
     #[test]
     fn only_losing_captures_lose_material() {
         use crate::ordering::loses_material;
-        struct Loses<'a>(&'a str, &'a str);
-        impl BackendTask for Loses<'_> {
-            type Output = bool;
-            fn run<B: Backend>(self, b: B) -> bool {
-                let pos = Position::from_fen(self.0).unwrap();
-                loses_material(b, &pos, pos.parse_uci_move(b, self.1).unwrap())
-            }
-        }
-        let loses = |fen, uci| run_on(BackendKind::Scalar, Loses(fen, uci)).unwrap();
+        let loses = |fen: &str, uci: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            let b = qbb::Scalar;
+            loses_material(b, &pos, pos.parse_uci_move(b, uci).unwrap())
+        };
         assert!(loses("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"));
         assert!(!loses("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"));
         assert!(!loses("4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5"));

@@ -2,7 +2,8 @@
 //!
 //! The table is an array of buckets, one cache line each, holding four entries. A position's hash
 //! picks the bucket (a multiply-high, so any number of buckets works and the Hash option can be
-//! any size in MiB); the entry keeps the hash's high 32 bits to tell positions apart inside the
+//! any size in MiB: the bucket index comes from the hash's high bits); the entry keeps the hash's
+//! low 32 bits, which the bucket index does not depend on, to tell positions apart inside the
 //! bucket. When the bucket is full, the entry that is worth least is replaced: one from an older
 //! search first, then the shallowest.
 
@@ -36,7 +37,7 @@ pub struct Entry {
 
 #[derive(Copy, Clone, Debug)]
 struct Slot {
-    /// The low half of the hash; the high half chose the bucket.
+    /// The low half of the hash (`check_of`); the high bits chose the bucket.
     check: u32,
     best_move: Move,
     score: i16,
@@ -120,6 +121,7 @@ impl TranspositionTable {
         ((u128::from(hash) * self.buckets.len() as u128) >> 64) as usize
     }
 
+    /// The bits an entry keeps of its hash: the low 32.
     #[inline]
     fn check_of(hash: u64) -> u32 {
         hash as u32
@@ -233,6 +235,11 @@ mod tests {
         assert_eq!(tt.probe(hash, 0), Some(entry(57, 6, Bound::Lower)));
         // Same bucket, other check bits: a different position.
         assert_eq!(tt.probe(hash ^ 1, 0), None);
+        assert_eq!(
+            TranspositionTable::check_of(hash),
+            0x9abc_def0,
+            "the low 32 bits"
+        );
     }
 
     #[test]

@@ -13,13 +13,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use qbb::{Backend, BackendKind, BackendTask, run_on};
+use qbb::{Backend, BackendKind};
 
 use crate::score::UciScore;
 use crate::search::{Report, SearchJob, SearchResult, Searcher};
 use crate::time::Limits;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
-use crate::{Attacks, MoveList, Position, perft_with};
+use crate::{Attacks, MoveList, Position, divide_with_progress};
 
 /// Where the engine's lines go: standard output, or a buffer in tests. Called from both threads;
 /// each call writes one whole line.
@@ -178,10 +178,7 @@ impl Uci {
         ));
         self.say("option name Clear Hash type button");
         self.say("option name Threads type spin default 1 min 1 max 1");
-        let backends: String = BackendKind::ALL
-            .iter()
-            .map(|k| format!(" var {}", k.name()))
-            .collect();
+        let backends = combo_vars(BackendKind::ALL.map(BackendKind::name));
         self.say(&format!(
             "option name Backend type combo default auto var auto{backends}"
         ));
@@ -189,10 +186,7 @@ impl Uci {
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
         self.say("option name UCI_Chess960 type check default false");
-        let sources: String = Attacks::ALL
-            .iter()
-            .map(|a| format!(" var {}", a.name()))
-            .collect();
+        let sources = combo_vars(Attacks::ALL.map(Attacks::name));
         self.say(&format!(
             "option name Attacks type combo default {}{sources}",
             Attacks::default()
@@ -332,7 +326,7 @@ impl Uci {
                 return;
             }
         };
-        let played = run_on(self.backend, PlayMoves { start, moves });
+        let played = qbb::with_backend!(self.backend, |b| play_moves(b, start, moves));
         match played {
             Ok(played) => {
                 if let Some(why) = played.stopped_at {
@@ -467,14 +461,9 @@ fn search(
     let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
     searcher.set_attacks(attacks);
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        run_on(
-            backend,
-            Think {
-                searcher: &mut searcher,
-                job: &job,
-                out,
-            },
-        )
+        qbb::with_backend!(backend, |b| {
+            searcher.think(b, &job, &mut |report| out(&info_line(report)))
+        })
     }));
     match outcome {
         Ok(Ok(result)) => bestmove_line(&result),
@@ -484,13 +473,13 @@ fn search(
         }
         Err(_) => {
             out("info string internal error: the search failed; answering its first legal move");
-            let fallback = run_on(
-                backend,
-                FirstMove {
-                    pos: &job.position,
-                    chess960: job.chess960,
-                },
-            );
+            let pos = &job.position;
+            let chess960 = job.chess960 || pos.is_chess960();
+            let fallback = qbb::with_backend!(backend, |b| {
+                let mut moves = MoveList::new();
+                pos.generate_moves(b, &mut moves);
+                moves.iter().next().map(|&mv| pos.move_to_uci(mv, chess960))
+            });
             match fallback {
                 Ok(Some(mv)) => format!("bestmove {mv}"),
                 _ => "bestmove (none)".to_string(),
@@ -535,14 +524,13 @@ fn perft_lines(
     out: &Output,
 ) -> String {
     let started = Instant::now();
-    match run_on(
-        backend,
-        Divide {
-            pos,
-            depth,
-            attacks,
-        },
-    ) {
+    // The leaf count under each legal move, in generation order, on one thread.
+    let divided = qbb::with_backend!(backend, |b| {
+        divide_with_progress(b, attacks, pos, depth, true, 1, &|_, _| {})
+    })
+    .map_err(|e| e.to_string())
+    .and_then(|counts| counts.map_err(|e| e.to_string()));
+    match divided {
         Ok(counts) => {
             let total: u64 = if depth == 0 {
                 1
@@ -550,7 +538,10 @@ fn perft_lines(
                 counts.iter().map(|(_, n)| n).sum()
             };
             for (mv, nodes) in &counts {
-                out(&format!("{mv}: {nodes}"));
+                out(&format!(
+                    "{}: {nodes}",
+                    pos.move_to_uci(*mv, pos.is_chess960())
+                ));
             }
             let seconds = started.elapsed().as_secs_f64();
             out(&format!(
@@ -559,8 +550,16 @@ fn perft_lines(
             ));
             format!("Nodes searched: {total}")
         }
-        Err(e) => format!("info string perft refused: {e}"),
+        Err(why) => format!("info string perft refused: {why}"),
     }
+}
+
+/// The ` var <name>` list of a UCI combo option.
+fn combo_vars(names: impl IntoIterator<Item = &'static str>) -> String {
+    names
+        .into_iter()
+        .map(|name| format!(" var {name}"))
+        .collect()
 }
 
 /// Parses the arguments of `go` (all but perft): the limits, and notes on what was skipped.
@@ -667,30 +666,9 @@ fn printable(text: &str) -> String {
     out
 }
 
-// ---- jobs that run on the chosen backend --------------------------------------------------------
+// ---- the moves of a `position` command ----------------------------------------------------------
 
-/// The search itself.
-struct Think<'a> {
-    searcher: &'a mut Searcher,
-    job: &'a SearchJob,
-    out: &'a Output,
-}
-
-impl BackendTask for Think<'_> {
-    type Output = SearchResult;
-    fn run<B: Backend>(self, backend: B) -> SearchResult {
-        let out = self.out;
-        self.searcher
-            .think(backend, self.job, &mut |report| out(&info_line(report)))
-    }
-}
-
-/// The moves of a `position` command played from its start.
-struct PlayMoves<'a> {
-    start: Position,
-    moves: &'a [&'a str],
-}
-
+/// A position reached by the moves of a `position` command.
 struct Played {
     position: Position,
     history: Vec<u64>,
@@ -698,81 +676,35 @@ struct Played {
     stopped_at: Option<String>,
 }
 
-impl BackendTask for PlayMoves<'_> {
-    type Output = Played;
-    fn run<B: Backend>(self, backend: B) -> Played {
-        let mut position = self.start;
-        let mut history = Vec::with_capacity(self.moves.len());
-        for (i, text) in self.moves.iter().enumerate() {
-            match position.parse_uci_move(backend, text) {
-                Ok(mv) => {
-                    history.push(position.hash());
-                    position = position.make_move(backend, mv);
-                }
-                Err(e) => {
-                    return Played {
-                        position,
-                        history,
-                        stopped_at: Some(format!(
-                            "move {} `{}` refused ({e}); position set after the {i} move(s) before it: {}",
-                            i + 1,
-                            printable(text),
-                            position.to_fen()
-                        )),
-                    };
-                }
+/// The moves of a `position` command played from `start`, up to the first that is not legal.
+#[inline(always)]
+fn play_moves<B: Backend>(backend: B, start: Position, moves: &[&str]) -> Played {
+    let mut position = start;
+    let mut history = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        match position.parse_uci_move(backend, text) {
+            Ok(mv) => {
+                history.push(position.hash());
+                position = position.make_move(backend, mv);
+            }
+            Err(e) => {
+                return Played {
+                    position,
+                    history,
+                    stopped_at: Some(format!(
+                        "move {} `{}` refused ({e}); position set after the {i} move(s) before it: {}",
+                        i + 1,
+                        printable(text),
+                        position.to_fen()
+                    )),
+                };
             }
         }
-        Played {
-            position,
-            history,
-            stopped_at: None,
-        }
     }
-}
-
-/// The leaf count under each legal move (`go perft`).
-struct Divide<'a> {
-    pos: &'a Position,
-    depth: u32,
-    attacks: Attacks,
-}
-
-impl BackendTask for Divide<'_> {
-    type Output = Vec<(String, u64)>;
-    fn run<B: Backend>(self, backend: B) -> Vec<(String, u64)> {
-        if self.depth == 0 {
-            return Vec::new();
-        }
-        let mut moves = MoveList::new();
-        self.pos.generate_moves(backend, &mut moves);
-        moves
-            .iter()
-            .map(|&mv| {
-                let child = self.pos.make_move(backend, mv);
-                let nodes = perft_with(backend, self.attacks, &child, self.depth - 1, true);
-                (self.pos.move_to_uci(mv, self.pos.is_chess960()), nodes)
-            })
-            .collect()
-    }
-}
-
-/// The first legal move, the answer of last resort.
-struct FirstMove<'a> {
-    pos: &'a Position,
-    chess960: bool,
-}
-
-impl BackendTask for FirstMove<'_> {
-    type Output = Option<String>;
-    fn run<B: Backend>(self, backend: B) -> Option<String> {
-        let mut moves = MoveList::new();
-        self.pos.generate_moves(backend, &mut moves);
-        let chess960 = self.chess960 || self.pos.is_chess960();
-        moves
-            .iter()
-            .next()
-            .map(|&mv| self.pos.move_to_uci(mv, chess960))
+    Played {
+        position,
+        history,
+        stopped_at: None,
     }
 }
 
@@ -811,20 +743,36 @@ mod tests {
     use super::*;
 
     /// An engine whose output lines are collected.
-    fn engine() -> (Uci, Arc<Mutex<Vec<String>>>) {
-        let lines = Arc::new(Mutex::new(Vec::new()));
-        let sink = Arc::clone(&lines);
-        let out: Output = Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string()));
-        (Uci::new(out).unwrap(), lines)
+    struct Session {
+        uci: Uci,
+        lines: Arc<Mutex<Vec<String>>>,
     }
 
-    /// Sends the lines and returns what the engine answered, searches included.
-    fn talk(uci: &mut Uci, lines: &Arc<Mutex<Vec<String>>>, input: &[&str]) -> Vec<String> {
-        for line in input {
-            assert_eq!(uci.handle(line), Flow::Continue, "{line}");
+    impl Session {
+        fn new() -> Session {
+            let lines = Arc::new(Mutex::new(Vec::new()));
+            let sink = Arc::clone(&lines);
+            let out: Output =
+                Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string()));
+            Session {
+                uci: Uci::new(out).unwrap(),
+                lines,
+            }
         }
-        uci.wait_for_search();
-        std::mem::take(&mut *lines.lock().unwrap())
+
+        /// Sends the lines and returns what the engine answered, searches included.
+        fn talk(&mut self, input: &[&str]) -> Vec<String> {
+            for line in input {
+                assert_eq!(self.uci.handle(line), Flow::Continue, "{line}");
+            }
+            self.uci.wait_for_search();
+            self.said()
+        }
+
+        /// What the engine wrote since the last look.
+        fn said(&self) -> Vec<String> {
+            std::mem::take(&mut *self.lines.lock().unwrap())
+        }
     }
 
     fn bestmove(answer: &[String]) -> &str {
@@ -834,8 +782,8 @@ mod tests {
 
     #[test]
     fn handshake_lists_the_options() {
-        let (mut uci, lines) = engine();
-        let answer = talk(&mut uci, &lines, &["uci"]);
+        let mut s = Session::new();
+        let answer = s.talk(&["uci"]);
         assert!(answer[0].starts_with("id name qbb-engine"));
         for option in [
             "Hash",
@@ -853,18 +801,14 @@ mod tests {
             );
         }
         assert_eq!(answer.last().unwrap(), "uciok");
-        assert_eq!(talk(&mut uci, &lines, &["isready"]), ["readyok"]);
+        assert_eq!(s.talk(&["isready"]), ["readyok"]);
     }
 
     #[test]
     fn searches_the_position_after_the_moves() {
-        let (mut uci, lines) = engine();
+        let mut s = Session::new();
         // After 1. e4 f6 2. d4 g5, Qh5 mates.
-        let answer = talk(
-            &mut uci,
-            &lines,
-            &["position startpos moves e2e4 f7f6 d2d4 g7g5", "go depth 3"],
-        );
+        let answer = s.talk(&["position startpos moves e2e4 f7f6 d2d4 g7g5", "go depth 3"]);
         assert_eq!(bestmove(&answer), "d1h5");
         let info = answer
             .iter()
@@ -886,27 +830,23 @@ mod tests {
 
     #[test]
     fn an_illegal_move_ends_the_move_list() {
-        let (mut uci, lines) = engine();
-        let answer = talk(
-            &mut uci,
-            &lines,
-            &["position startpos moves e2e4 e7e5 e1e3 d7d5"],
-        );
+        let mut s = Session::new();
+        let answer = s.talk(&["position startpos moves e2e4 e7e5 e1e3 d7d5"]);
         assert_eq!(answer.len(), 1);
         assert!(
             answer[0].starts_with("info string move 3 `e1e3` refused"),
             "{answer:?}"
         );
         assert_eq!(
-            uci.position.to_fen(),
+            s.uci.position.to_fen(),
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         );
-        assert_eq!(uci.history.len(), 2);
+        assert_eq!(s.uci.history.len(), 2);
     }
 
     #[test]
     fn garbage_is_explained_and_survived() {
-        let (mut uci, lines) = engine();
+        let mut s = Session::new();
         let garbage = [
             "hello",
             "position",
@@ -931,21 +871,21 @@ mod tests {
             "\u{1b}[2J\u{0}\u{7f}",
             &"x".repeat(10_000),
         ];
-        let answer = talk(&mut uci, &lines, &garbage);
+        let answer = s.talk(&garbage);
         assert!(
             answer.iter().all(|l| l.starts_with("info string ")),
             "{answer:?}"
         );
         assert!(answer.len() >= garbage.len() - 1, "{answer:?}");
         assert!(answer.iter().all(|l| l.len() < 300));
-        assert_eq!(uci.position, Position::startpos());
-        assert_eq!(talk(&mut uci, &lines, &["isready"]), ["readyok"]);
+        assert_eq!(s.uci.position, Position::startpos());
+        assert_eq!(s.talk(&["isready"]), ["readyok"]);
     }
 
     #[test]
     fn unknown_words_before_a_command_are_skipped() {
-        let (mut uci, lines) = engine();
-        let answer = talk(&mut uci, &lines, &["joho isready"]);
+        let mut s = Session::new();
+        let answer = s.talk(&["joho isready"]);
         assert_eq!(answer.len(), 2);
         assert!(answer[0].starts_with("info string skipped unknown `joho`"));
         assert_eq!(answer[1], "readyok");
@@ -953,14 +893,14 @@ mod tests {
 
     #[test]
     fn stop_ends_an_infinite_search_with_a_legal_move() {
-        let (mut uci, lines) = engine();
-        uci.handle("position startpos moves e2e4");
-        uci.handle("go infinite");
-        assert_eq!(uci.handle("isready"), Flow::Continue);
+        let mut s = Session::new();
+        s.uci.handle("position startpos moves e2e4");
+        s.uci.handle("go infinite");
+        assert_eq!(s.uci.handle("isready"), Flow::Continue);
         // Commands that would change the search are refused while it runs.
-        uci.handle("position startpos");
-        uci.handle("stop");
-        let answer = std::mem::take(&mut *lines.lock().unwrap());
+        s.uci.handle("position startpos");
+        s.uci.handle("stop");
+        let answer = s.said();
         assert!(answer.contains(&"readyok".to_string()));
         assert!(
             answer
@@ -979,46 +919,34 @@ mod tests {
 
     #[test]
     fn options_change_the_engine() {
-        let (mut uci, lines) = engine();
-        let answer = talk(
-            &mut uci,
-            &lines,
-            &[
-                "setoption name Hash value 2",
-                "setoption name Move Overhead value 50",
-                "setoption name Backend value scalar",
-                "setoption name UCI_Chess960 value true",
-            ],
-        );
+        let mut s = Session::new();
+        let answer = s.talk(&[
+            "setoption name Hash value 2",
+            "setoption name Move Overhead value 50",
+            "setoption name Backend value scalar",
+            "setoption name UCI_Chess960 value true",
+        ]);
         assert_eq!(answer, ["info string searching on the scalar backend"]);
-        assert_eq!(uci.lock_searcher().hash_megabytes(), 2);
-        assert_eq!(uci.move_overhead, Duration::from_millis(50));
-        assert_eq!(uci.backend(), BackendKind::Scalar);
+        assert_eq!(s.uci.lock_searcher().hash_megabytes(), 2);
+        assert_eq!(s.uci.move_overhead, Duration::from_millis(50));
+        assert_eq!(s.uci.backend(), BackendKind::Scalar);
         // Chess960 castling is written king-takes-rook.
-        let answer = talk(
-            &mut uci,
-            &lines,
-            &[
-                "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1h1",
-                "go depth 1",
-            ],
-        );
+        let answer = s.talk(&[
+            "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1h1",
+            "go depth 1",
+        ]);
         assert!(answer.iter().all(|l| !l.contains("refused")), "{answer:?}");
         for kind in BackendKind::ALL.into_iter().filter(|k| !k.is_available()) {
-            let answer = talk(
-                &mut uci,
-                &lines,
-                &[&format!("setoption name Backend value {kind}")],
-            );
+            let answer = s.talk(&[&format!("setoption name Backend value {kind}")]);
             assert!(answer[0].contains("is not available"), "{answer:?}");
-            assert_eq!(uci.backend(), BackendKind::Scalar);
+            assert_eq!(s.uci.backend(), BackendKind::Scalar);
         }
     }
 
     #[test]
     fn go_perft_divides() {
-        let (mut uci, lines) = engine();
-        let answer = talk(&mut uci, &lines, &["go perft 3"]);
+        let mut s = Session::new();
+        let answer = s.talk(&["go perft 3"]);
         assert_eq!(answer.len(), 20 + 2);
         assert!(answer.contains(&"e2e4: 600".to_string()));
         assert_eq!(answer.last().unwrap(), "Nodes searched: 8902");
@@ -1026,7 +954,7 @@ mod tests {
 
     #[test]
     fn attacks_from_the_backend_give_the_same_answers() {
-        let (mut uci, lines) = engine();
+        let mut s = Session::new();
         let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
         // Everything but the times (and perft's line about its speed).
         let untimed = |line: &String| {
@@ -1045,11 +973,11 @@ mod tests {
             let option = format!("setoption name Attacks value {attacks}");
             let position = format!("position fen {kiwipete}");
             let setup = [option.as_str(), "ucinewgame", position.as_str()];
-            assert!(talk(&mut uci, &lines, &setup).is_empty());
-            assert_eq!(uci.attacks, attacks);
-            let perft = talk(&mut uci, &lines, &["go perft 3"]);
+            assert!(s.talk(&setup).is_empty());
+            assert_eq!(s.uci.attacks, attacks);
+            let perft = s.talk(&["go perft 3"]);
             assert_eq!(perft.last().unwrap(), "Nodes searched: 97862");
-            let search = talk(&mut uci, &lines, &["go depth 5"]);
+            let search = s.talk(&["go depth 5"]);
             let answer: Vec<String> = perft
                 .iter()
                 .chain(&search)
@@ -1091,13 +1019,14 @@ mod tests {
 
     #[test]
     fn the_next_go_is_served_as_soon_as_bestmove_is_out() {
-        let (mut uci, lines) = engine();
+        let mut s = Session::new();
         for round in 0..20 {
-            uci.handle("position startpos");
-            uci.handle("go depth 1");
+            s.uci.handle("position startpos");
+            s.uci.handle("go depth 1");
             // Answer the moment the bestmove appears, as a GUI does (the thread may still be
             // ending).
-            while !lines
+            while !s
+                .lines
                 .lock()
                 .unwrap()
                 .iter()
@@ -1105,32 +1034,25 @@ mod tests {
             {
                 thread::yield_now();
             }
-            lines.lock().unwrap().clear();
-            uci.handle("position startpos moves e2e4");
-            assert_eq!(uci.position.fullmove_number(), 1, "round {round}");
+            s.lines.lock().unwrap().clear();
+            s.uci.handle("position startpos moves e2e4");
+            assert_eq!(s.uci.position.fullmove_number(), 1, "round {round}");
             assert_eq!(
-                uci.position.side_to_move(),
+                s.uci.position.side_to_move(),
                 qbb::Color::Black,
                 "round {round}"
             );
         }
-        uci.wait_for_search();
-        assert!(lines.lock().unwrap().iter().all(|l| !l.contains("ignored")));
+        s.uci.wait_for_search();
+        assert!(s.said().iter().all(|l| !l.contains("ignored")));
     }
 
     #[test]
     fn quit_stops_a_running_search() {
-        let (mut uci, lines) = engine();
-        uci.handle("go infinite");
-        assert_eq!(uci.handle("quit"), Flow::Quit);
-        assert!(uci.running.is_none());
-        assert!(
-            lines
-                .lock()
-                .unwrap()
-                .last()
-                .unwrap()
-                .starts_with("bestmove ")
-        );
+        let mut s = Session::new();
+        s.uci.handle("go infinite");
+        assert_eq!(s.uci.handle("quit"), Flow::Quit);
+        assert!(s.uci.running.is_none());
+        assert!(s.said().last().unwrap().starts_with("bestmove "));
     }
 }

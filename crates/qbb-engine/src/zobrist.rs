@@ -4,8 +4,8 @@
 //! The position is kept in relative orientation, but its hash must not depend on who is to move
 //! more than through the side key, so piece keys are looked up by the absolute square and code.
 
-use qbb::Color;
 use qbb::hash::{ZOBRIST, splitmix};
+use qbb::{Color, Square};
 
 /// Keys 0..64: a castling right, by the absolute square of its rook (only ranks 1 and 8 are
 /// used); 64..72: the en-passant file a..h; 72: black to move.
@@ -45,8 +45,8 @@ pub(crate) fn castling_of(side: Color, rooks: u64) -> u64 {
 
 /// The key of an en-passant square on `file` (0..8).
 #[inline(always)]
-pub(crate) const fn en_passant(file: usize) -> u64 {
-    KEYS[64 + (file & 7)]
+pub(crate) const fn en_passant(file: u8) -> u64 {
+    KEYS[64 + (file & 7) as usize]
 }
 
 /// How a relative (code, square) pair maps to the absolute one when `side` is to move, as a mask
@@ -54,15 +54,16 @@ pub(crate) const fn en_passant(file: usize) -> u64 {
 /// move where absolute codes have 1 for black, and relative squares are mirrored when black is to
 /// move.
 #[inline(always)]
-pub(crate) const fn view(side: Color) -> usize {
+const fn view(side: Color) -> usize {
     match side {
         Color::White => 1 << 6,
         Color::Black => 56,
     }
 }
 
-/// The key of relative code `code` on relative square `sq` in `view`.
+/// The key of relative code `code` on relative square `sq` when `side` is to move.
 #[inline(always)]
-pub(crate) fn piece(view: usize, code: usize, sq: usize) -> u64 {
-    ZOBRIST.as_flattened()[((code << 6 | sq) ^ view) & 1023]
+pub(crate) fn piece(side: Color, code: u8, sq: Square) -> u64 {
+    let index = usize::from(code) << 6 | sq.index();
+    ZOBRIST.as_flattened()[(index ^ view(side)) & 1023]
 }

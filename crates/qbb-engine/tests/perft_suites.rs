@@ -2,7 +2,7 @@
 //! standard.epd, tricky.epd, random.epd and fischer.epd (each entry to the depth the test
 //! chooses), the start position and Kiwipete to depth 5.
 
-use qbb::{Backend, BackendKind, BackendTask};
+use qbb::{Backend, BackendKind};
 use qbb_corpus::Suite;
 use qbb_engine::{Attacks, Position, perft, perft_with};
 
@@ -19,31 +19,27 @@ struct Check {
 }
 
 /// The mismatches (`fen`, depth, expected, counted) of one check on one backend.
-impl BackendTask for Check {
-    type Output = Vec<String>;
-
-    fn run<B: Backend>(self, b: B) -> Vec<String> {
-        let mut mismatches = Vec::new();
-        for entry in self.suite.entries().iter().step_by(self.step) {
-            let pos = match Position::from_fen(entry.fen) {
-                Ok(pos) => pos,
-                Err(e) => {
-                    mismatches.push(format!("{}: {e}", entry.fen));
-                    continue;
-                }
-            };
-            for &(depth, expected) in entry.counts.iter().filter(|(d, _)| *d <= self.depth) {
-                let counted = perft_with(b, self.attacks, &pos, depth, self.bulk);
-                if counted != expected {
-                    mismatches.push(format!(
-                        "{} depth {depth}: expected {expected}, counted {counted}",
-                        entry.fen
-                    ));
-                }
+fn mismatches<B: Backend>(b: B, check: Check) -> Vec<String> {
+    let mut mismatches = Vec::new();
+    for entry in check.suite.entries().iter().step_by(check.step) {
+        let pos = match Position::from_fen(entry.fen) {
+            Ok(pos) => pos,
+            Err(e) => {
+                mismatches.push(format!("{}: {e}", entry.fen));
+                continue;
+            }
+        };
+        for &(depth, expected) in entry.counts.iter().filter(|(d, _)| *d <= check.depth) {
+            let counted = perft_with(b, check.attacks, &pos, depth, check.bulk);
+            if counted != expected {
+                mismatches.push(format!(
+                    "{} depth {depth}: expected {expected}, counted {counted}",
+                    entry.fen
+                ));
             }
         }
-        mismatches
     }
+    mismatches
 }
 
 fn available() -> Vec<BackendKind> {
@@ -61,7 +57,8 @@ fn check_on_every_backend(check: Check) {
     for kind in available() {
         for attacks in Attacks::ALL {
             let check = Check { attacks, ..check };
-            let mismatches = qbb::run_on(kind, check).expect("available backends run");
+            let mismatches =
+                qbb::with_backend!(kind, |b| mismatches(b, check)).expect("available backends run");
             assert!(
                 mismatches.is_empty(),
                 "{kind}, attacks from {attacks}: {} mismatches in {}:\n{}",
@@ -133,52 +130,25 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 
 /// Counts of one position to a depth: single- and multi-threaded, by divide, and with the move
 /// generator's attacks from the backend's routines.
-struct Deep {
-    fen: &'static str,
-    depth: u32,
-}
-
-impl BackendTask for Deep {
-    type Output = [u64; 4];
-
-    fn run<B: Backend>(self, b: B) -> [u64; 4] {
-        let pos = Position::from_fen(self.fen).expect("valid FEN");
-        let divided: u64 = qbb_engine::divide(b, &pos, self.depth, true)
-            .iter()
-            .map(|&(_, n)| n)
-            .sum();
-        let threaded = qbb_engine::perft_threads(b, Attacks::Tables, &pos, self.depth, true, 2)
-            .expect("two threads start");
-        let from_backend = perft_with(b, Attacks::Backend, &pos, self.depth, true);
-        [
-            perft(b, &pos, self.depth, true),
-            divided,
-            threaded,
-            from_backend,
-        ]
-    }
+fn deep<B: Backend>(b: B, fen: &str, depth: u32) -> [u64; 4] {
+    let pos = Position::from_fen(fen).expect("valid FEN");
+    let divided: u64 = qbb_engine::divide(b, &pos, depth, true)
+        .iter()
+        .map(|&(_, n)| n)
+        .sum();
+    let threaded = qbb_engine::perft_threads(b, Attacks::Tables, &pos, depth, true, 2)
+        .expect("two threads start");
+    let from_backend = perft_with(b, Attacks::Backend, &pos, depth, true);
+    [perft(b, &pos, depth, true), divided, threaded, from_backend]
 }
 
 #[test]
 fn start_position_and_kiwipete_to_depth_5() {
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     for kind in available() {
-        let start = qbb::run_on(
-            kind,
-            Deep {
-                fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                depth: 5,
-            },
-        )
-        .unwrap();
+        let start = qbb::with_backend!(kind, |b| deep(b, START, 5)).unwrap();
         assert_eq!(start, [4_865_609; 4], "{kind}: start position");
-        let kiwipete = qbb::run_on(
-            kind,
-            Deep {
-                fen: KIWIPETE,
-                depth: 5,
-            },
-        )
-        .unwrap();
+        let kiwipete = qbb::with_backend!(kind, |b| deep(b, KIWIPETE, 5)).unwrap();
         assert_eq!(kiwipete, [193_690_690; 4], "{kind}: Kiwipete");
     }
 }

@@ -3,7 +3,7 @@
 //! on every backend.
 
 use proptest::prelude::*;
-use qbb::{Backend, BackendKind, BackendTask, Color, PieceType, Square};
+use qbb::{Backend, BackendKind, Color, PieceType, Square};
 use qbb_corpus::Suite;
 use qbb_engine::{Epd, FenError, Move, MoveError, MoveList, Position, Side};
 
@@ -112,7 +112,7 @@ fn accessors_read_the_fen() {
     let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 3 17");
     assert_eq!(p.side_to_move(), Color::Black);
     assert_eq!((p.halfmove_clock(), p.fullmove_number()), (3, 17));
-    assert!(!p.is_chess960() && !p.in_check() && p.has_non_pawn_material());
+    assert!(!p.is_chess960() && !p.in_check(qbb::Scalar) && p.has_non_pawn_material());
     // Relative squares: black to move, so its queen on e7 is seen on e2.
     assert_eq!(p.piece_on("e2".parse().unwrap()), Some(PieceType::Queen));
     assert!(p.is_ours("e2".parse().unwrap()));
@@ -334,69 +334,55 @@ fn epd_lines_parse_and_write_back() {
     assert!(Epd::parse("4k3/8/8/8/8/8/8/4K3 w -").is_err());
 }
 
+/// UCI move text on backend `b`: castling in both notations, refusals, promotions with black
+/// to move, Chess960.
+fn uci_move_text_on<B: Backend>(b: B) {
+    let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    let short = p.parse_uci_move(b, "e1g1").unwrap();
+    assert!(short.is_castle() && !short.is_capture());
+    assert_eq!(
+        p.parse_uci_move(b, "e1h1"),
+        Ok(short),
+        "king takes rook accepted"
+    );
+    assert_eq!(p.move_to_uci(short, false), "e1g1");
+    assert_eq!(p.move_to_uci(short, true), "e1h1");
+    // Refused: not a move in UCI notation, or not legal here.
+    for text in ["e1e9", "e1g1k", "", "0000"] {
+        let refusal = Err(MoveError::Syntax(text.into()));
+        assert_eq!(p.parse_uci_move(b, text), refusal, "{text}");
+    }
+    let refusal = Err(MoveError::Illegal("e1e3".into()));
+    assert_eq!(p.parse_uci_move(b, "e1e3"), refusal);
+    assert_eq!(p.move_to_uci(Move::NULL, false), "0000");
+    // Black to move: text is absolute, the move's squares relative.
+    let b_pos = pos("4k3/1P6/8/8/8/8/6p1/4K3 b - - 0 1");
+    let promo = b_pos.parse_uci_move(b, "g2g1n").unwrap();
+    assert_eq!(promo.promotion(), Some(PieceType::Knight));
+    assert_eq!(promo.from(), "g7".parse().unwrap());
+    assert_eq!(b_pos.move_to_uci(promo, false), "g2g1n");
+    let child = b_pos.make_move(b, promo);
+    assert_eq!(child.to_fen(), "4k3/1P6/8/8/8/8/8/4K1n1 w - - 0 2");
+    // Chess960: castling written as king takes rook.
+    let c = pos("r3k2r/8/8/8/8/8/8/1R2K1R1 w GBha - 0 1");
+    let castle = c.parse_uci_move(b, "e1g1").unwrap();
+    assert!(castle.is_castle());
+    assert_eq!(c.move_to_uci(castle, true), "e1g1");
+    let after = c.make_move(b, castle);
+    assert_eq!(after.to_fen(), "r3k2r/8/8/8/8/8/8/1R3RK1 b kq - 1 1");
+    let long = after.parse_uci_move(b, "e8a8").unwrap();
+    assert!(long.is_castle());
+    assert_eq!(after.move_to_uci(long, false), "e8c8");
+    assert_eq!(
+        after.make_move(b, long).to_fen(),
+        "2kr3r/8/8/8/8/8/8/1R3RK1 w - - 2 2"
+    );
+}
+
 #[test]
 fn uci_move_text() {
-    struct Uci;
-    impl BackendTask for Uci {
-        type Output = ();
-        fn run<B: Backend>(self, b: B) {
-            let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-            let short = p.parse_uci_move(b, "e1g1").unwrap();
-            assert!(short.is_castle() && !short.is_capture());
-            assert_eq!(
-                p.parse_uci_move(b, "e1h1"),
-                Ok(short),
-                "king takes rook accepted"
-            );
-            assert_eq!(p.move_to_uci(short, false), "e1g1");
-            assert_eq!(p.move_to_uci(short, true), "e1h1");
-            assert_eq!(
-                p.parse_uci_move(b, "e1e9"),
-                Err(MoveError::Syntax("e1e9".into()))
-            );
-            assert_eq!(
-                p.parse_uci_move(b, "e1g1k"),
-                Err(MoveError::Syntax("e1g1k".into()))
-            );
-            assert_eq!(
-                p.parse_uci_move(b, ""),
-                Err(MoveError::Syntax(String::new()))
-            );
-            assert_eq!(
-                p.parse_uci_move(b, "e1e3"),
-                Err(MoveError::Illegal("e1e3".into()))
-            );
-            assert_eq!(
-                p.parse_uci_move(b, "0000"),
-                Err(MoveError::Syntax("0000".into()))
-            );
-            assert_eq!(p.move_to_uci(Move::NULL, false), "0000");
-            // Black to move: text is absolute, the move's squares relative.
-            let b_pos = pos("4k3/1P6/8/8/8/8/6p1/4K3 b - - 0 1");
-            let promo = b_pos.parse_uci_move(b, "g2g1n").unwrap();
-            assert_eq!(promo.promotion(), Some(PieceType::Knight));
-            assert_eq!(promo.from(), "g7".parse().unwrap());
-            assert_eq!(b_pos.move_to_uci(promo, false), "g2g1n");
-            let child = b_pos.make_move(b, promo);
-            assert_eq!(child.to_fen(), "4k3/1P6/8/8/8/8/8/4K1n1 w - - 0 2");
-            // Chess960: castling written as king takes rook.
-            let c = pos("r3k2r/8/8/8/8/8/8/1R2K1R1 w GBha - 0 1");
-            let castle = c.parse_uci_move(b, "e1g1").unwrap();
-            assert!(castle.is_castle());
-            assert_eq!(c.move_to_uci(castle, true), "e1g1");
-            let after = c.make_move(b, castle);
-            assert_eq!(after.to_fen(), "r3k2r/8/8/8/8/8/8/1R3RK1 b kq - 1 1");
-            let long = after.parse_uci_move(b, "e8a8").unwrap();
-            assert!(long.is_castle());
-            assert_eq!(after.move_to_uci(long, false), "e8c8");
-            assert_eq!(
-                after.make_move(b, long).to_fen(),
-                "2kr3r/8/8/8/8/8/8/1R3RK1 w - - 2 2"
-            );
-        }
-    }
     for kind in available() {
-        qbb::run_on(kind, Uci).unwrap();
+        qbb::with_backend!(kind, |b| uci_move_text_on(b)).unwrap();
     }
 }
 
@@ -424,6 +410,8 @@ impl Rng {
 /// a different technique from the engine's per-piece tables.
 fn in_check_by_fills<B: Backend>(b: B, p: &Position) -> bool {
     let s = b.piece_sets(p.quad());
+    // The quad is relative: the colour plane, the backend's "black", holds the side to move's
+    // pieces.
     let (us, them) = (s.black & s.occupied, s.white);
     let orth = (s.rooks | s.queens) & them;
     let diag = (s.bishops | s.queens) & them;
@@ -439,72 +427,64 @@ fn in_check_by_fills<B: Backend>(b: B, p: &Position) -> bool {
     attacked & s.kings & us != 0
 }
 
-/// Random games from suite positions, checking at every ply what must always hold.
-struct Games {
-    positions: Vec<&'static str>,
-    plies: usize,
-}
-
-impl BackendTask for Games {
-    type Output = usize;
-
-    fn run<B: Backend>(self, b: B) -> usize {
-        let mut rng = Rng(0x5EED);
-        let mut checked = 0;
-        let mut moves = MoveList::new();
-        let mut captures = MoveList::new();
-        for fen in self.positions {
-            let mut p = pos(fen);
-            for _ in 0..self.plies {
-                checked += 1;
-                assert_eq!(p.hash(), p.hash_from_scratch(b), "{}", p.to_fen());
-                assert_eq!(Position::from_fen(&p.to_fen()), Ok(p), "{}", p.to_fen());
-                assert_eq!(p.in_check(), in_check_by_fills(b, &p), "{}", p.to_fen());
-                p.generate_moves(b, &mut moves);
-                assert_eq!(p.count_moves(b), moves.len() as u64);
-                p.generate_captures(b, &mut captures);
-                let expected: Vec<Move> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| match m.promotion() {
-                        Some(kind) => kind == PieceType::Queen,
-                        None => m.is_capture(),
-                    })
-                    .collect();
-                assert_eq!(captures.as_slice(), expected, "{}", p.to_fen());
-                for &m in &moves {
-                    let text = p.move_to_uci(m, p.is_chess960());
-                    assert_eq!(
-                        p.parse_uci_move(b, &text),
-                        Ok(m),
-                        "{text} in {}",
-                        p.to_fen()
-                    );
-                    let captured = p.piece_on(if m.is_en_passant() {
-                        Square::new(m.to().index() as u8 - 8).unwrap()
-                    } else {
-                        m.to()
-                    });
-                    assert_eq!(m.piece(), p.piece_on(m.from()), "{text}");
-                    if !m.is_castle() {
-                        assert_eq!(m.captured(), captured, "{text}");
-                    }
+/// Random games from suite positions on backend `b`, checking at every ply what must always
+/// hold; the number of positions checked.
+fn random_games<B: Backend>(b: B, positions: &[&str], plies: usize) -> usize {
+    let mut rng = Rng(0x5EED);
+    let mut checked = 0;
+    let mut moves = MoveList::new();
+    let mut captures = MoveList::new();
+    for &fen in positions {
+        let mut p = pos(fen);
+        for _ in 0..plies {
+            checked += 1;
+            assert_eq!(p.hash(), p.hash_from_scratch(b), "{}", p.to_fen());
+            assert_eq!(Position::from_fen(&p.to_fen()), Ok(p), "{}", p.to_fen());
+            assert_eq!(p.in_check(b), in_check_by_fills(b, &p), "{}", p.to_fen());
+            p.generate_moves(b, &mut moves);
+            assert_eq!(p.count_moves(b), moves.len() as u64);
+            p.generate_captures(b, &mut captures);
+            let expected: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| match m.promotion() {
+                    Some(kind) => kind == PieceType::Queen,
+                    None => m.is_capture(),
+                })
+                .collect();
+            assert_eq!(captures.as_slice(), expected, "{}", p.to_fen());
+            for &m in &moves {
+                let text = p.move_to_uci(m, p.is_chess960());
+                assert_eq!(
+                    p.parse_uci_move(b, &text),
+                    Ok(m),
+                    "{text} in {}",
+                    p.to_fen()
+                );
+                let captured = p.piece_on(if m.is_en_passant() {
+                    Square::new(m.to().index() as u8 - 8).unwrap()
+                } else {
+                    m.to()
+                });
+                assert_eq!(m.piece(), p.piece_on(m.from()), "{text}");
+                if !m.is_castle() {
+                    assert_eq!(m.captured(), captured, "{text}");
                 }
-                if !p.in_check() {
-                    let null = p.make_null_move();
-                    assert_eq!(null.hash(), null.hash_from_scratch(b));
-                    if p.en_passant().is_none() {
-                        assert_eq!(null.make_null_move().hash(), p.hash());
-                    }
-                }
-                if moves.is_empty() {
-                    break;
-                }
-                p = p.make_move(b, moves[rng.below(moves.len())]);
             }
+            if !p.in_check(b) {
+                let null = p.make_null_move();
+                assert_eq!(null.hash(), null.hash_from_scratch(b));
+                if p.en_passant().is_none() {
+                    assert_eq!(null.make_null_move().hash(), p.hash());
+                }
+            }
+            if moves.is_empty() {
+                break;
+            }
+            p = p.make_move(b, moves[rng.below(moves.len())]);
         }
-        checked
     }
+    checked
 }
 
 #[test]
@@ -514,47 +494,38 @@ fn random_games_keep_every_invariant() {
     positions.extend(Suite::Tricky.entries().iter().map(|e| e.fen));
     positions.extend(Suite::Random.entries().iter().step_by(50).map(|e| e.fen));
     for kind in available() {
-        let checked = qbb::run_on(
-            kind,
-            Games {
-                positions: positions.clone(),
-                plies: 60,
-            },
-        )
-        .unwrap();
+        let checked = qbb::with_backend!(kind, |b| random_games(b, &positions, 60)).unwrap();
         assert!(checked > 10_000, "{kind}: {checked} positions checked");
     }
 }
 
+/// Positions reached by different move orders share a hash, on backend `b`.
+fn transpositions_on<B: Backend>(b: B) {
+    let play = |p: Position, text: &str| {
+        let mv = p.parse_uci_move(b, text).unwrap();
+        p.make_move(b, mv)
+    };
+    let start = Position::startpos();
+    let back = ["g1f3", "g8f6", "f3g1", "f6g8"]
+        .iter()
+        .fold(start, |p, m| play(p, m));
+    assert_eq!(back.hash(), start.hash());
+    assert_ne!(back, start, "the clocks differ");
+    let a = ["e2e4", "e7e6", "d2d4"]
+        .iter()
+        .fold(start, |p, m| play(p, m));
+    let c = ["d2d4", "e7e6", "e2e4"]
+        .iter()
+        .fold(start, |p, m| play(p, m));
+    assert_eq!(a.hash(), c.hash());
+    // A double push next to no enemy pawn leaves no en-passant square behind.
+    assert_eq!(play(start, "e2e4").en_passant(), None);
+}
+
 #[test]
 fn transpositions_share_a_hash() {
-    struct Transpose;
-    impl BackendTask for Transpose {
-        type Output = ();
-        fn run<B: Backend>(self, b: B) {
-            let play = |p: Position, text: &str| {
-                let mv = p.parse_uci_move(b, text).unwrap();
-                p.make_move(b, mv)
-            };
-            let start = Position::startpos();
-            let back = ["g1f3", "g8f6", "f3g1", "f6g8"]
-                .iter()
-                .fold(start, |p, m| play(p, m));
-            assert_eq!(back.hash(), start.hash());
-            assert_ne!(back, start, "the clocks differ");
-            let a = ["e2e4", "e7e6", "d2d4"]
-                .iter()
-                .fold(start, |p, m| play(p, m));
-            let c = ["d2d4", "e7e6", "e2e4"]
-                .iter()
-                .fold(start, |p, m| play(p, m));
-            assert_eq!(a.hash(), c.hash());
-            // A double push next to no enemy pawn leaves no en-passant square behind.
-            assert_eq!(play(start, "e2e4").en_passant(), None);
-        }
-    }
     for kind in available() {
-        qbb::run_on(kind, Transpose).unwrap();
+        qbb::with_backend!(kind, |b| transpositions_on(b)).unwrap();
     }
 }
 

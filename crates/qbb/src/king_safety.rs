@@ -6,10 +6,17 @@
 //! stands between them, that piece is pinned (if it is the king's) or a discovered checker (if it is
 //! the slider's).
 
-/// The pieces the routine looks at, by colour (index 0 = white, 1 = black).
+/// The pieces the routine looks at, by side: each array holds side 0's set, then side 1's.
+///
+/// The routine treats the two sides alike (no set moves in one direction), so what a side is, is up
+/// to the caller:
+/// - in the catalogue's absolute orientation (the conformance kit, the benchmarks) the side is the
+///   colour: index 0 = white, 1 = black, as [`Color::index`](crate::Color::index) numbers them;
+/// - in a relative orientation, as the engine keeps its board (the side to move always plays up
+///   the board), index 0 = the side to move ("us"), 1 = the opponent ("them").
 ///
 /// `orth` are the sliders that move like rooks (rooks and queens), `diag` those that move like bishops
-/// (bishops and queens), `pieces` every piece of that colour. The occupancy is the union of all sets,
+/// (bishops and queens), `pieces` every piece of that side. The occupancy is the union of all sets,
 /// so the routine is defined for any input, not only for chess positions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct SliderPosition {
@@ -34,7 +41,11 @@ impl SliderPosition {
     }
 }
 
-/// What threatens one king (of colour `c`) along the lines, with `e` the other colour.
+/// What threatens one king (of side `c`) along the lines, with `e` the other side.
+///
+/// `checks_and_pins` answers one per side, in the order of [`SliderPosition`]'s arrays: answer 0
+/// is about the king of side 0 (white in the absolute orientation, the side to move in the
+/// engine's relative one), answer 1 about the king of side 1.
 ///
 /// With `kray(d)` the ray attacks of the king in direction `d` and `sray(d)` the ray attacks of the
 /// matching enemy sliders in the opposite direction (both stop at the first blocker, which they
@@ -42,8 +53,8 @@ impl SliderPosition {
 /// - `checkers`: enemy sliders that `kray` reaches;
 /// - `check_mask`: `checkers` plus the empty squares that both `kray(d)` and `sray(d)` cover (the
 ///   squares on which a check can be blocked);
-/// - `pinned`: pieces of colour `c` covered by both `kray(d)` and `sray(d)`;
-/// - `discoverers`: pieces of colour `e` covered by both (moving one gives a discovered check).
+/// - `pinned`: pieces of side `c` covered by both `kray(d)` and `sray(d)`;
+/// - `discoverers`: pieces of side `e` covered by both (moving one gives a discovered check).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct KingSafety {
     pub checkers: u64,
