@@ -33,7 +33,7 @@ pub mod routine;
 pub mod square;
 
 pub use aspects::{MoveAspects, Special};
-pub use backend::{Backend, BackendError, BackendKind, BackendTask, Scalar, Swar, run_on};
+pub use backend::{Backend, BackendError, BackendKind, Scalar, Swar};
 pub use direction::Direction;
 pub use king_safety::{KingSafety, SliderPosition};
 pub use piece::{Color, Piece, PieceType};

@@ -354,59 +354,6 @@ detectable!(
     "avx512bitalg",
 );
 
-/// A job that runs on whichever backend is chosen at run time; Rust has no generic closures, so
-/// the job is a type with a generic method.
-pub trait BackendTask {
-    type Output;
-    fn run<B: Backend>(self, backend: B) -> Self::Output;
-}
-
-// ANCHOR: run_on
-/// Constructs the backend `kind` (if this CPU has it) and runs `task` on it inside the backend's
-/// target features: the one dispatch at the top of a job.
-pub fn run_on<T: BackendTask>(kind: BackendKind, task: T) -> Result<T::Output, BackendError> {
-    fn go<B: Backend, T: BackendTask>(
-        kind: BackendKind,
-        task: T,
-    ) -> Result<T::Output, BackendError> {
-        match B::new() {
-            // Without the attribute the closure is the compiler's to inline or not, and a
-            // backend with several regions (portable: one per vector width) gives it several
-            // callers: then LLVM may keep it out of line, compiled without the region's features.
-            Some(backend) => Ok(backend.with_features(
-                #[inline(always)]
-                |b| task.run(b),
-            )),
-            None => Err(kind
-                .check_available()
-                .err()
-                .unwrap_or(BackendError::Unavailable {
-                    kind,
-                    why: Unavailable::NotBuilt("the backend refused to construct"),
-                })),
-        }
-    }
-    kind.check_available()?;
-    match kind {
-        BackendKind::Scalar => go::<Scalar, T>(kind, task),
-        BackendKind::Swar => go::<Swar, T>(kind, task),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::Sse2 => go::<Sse2, T>(kind, task),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::Avx2 => go::<Avx2, T>(kind, task),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::Avx512 => go::<Avx512, T>(kind, task),
-        #[cfg(feature = "portable-simd")]
-        BackendKind::Portable => go::<Portable, T>(kind, task),
-        #[allow(unreachable_patterns)]
-        _ => Err(BackendError::Unavailable {
-            kind,
-            why: Unavailable::NotBuilt("not built for this architecture"),
-        }),
-    }
-}
-// ANCHOR_END: run_on
-
 // ANCHOR: feature_region
 /// Defines a function compiled with the x86 tier's features that runs a job on a backend token:
 /// the body of `with_features` for a backend with target features.
