@@ -7,7 +7,9 @@
 //!
 //! - `#[features(avx2)]` on a function stamps `#[target_feature(enable = "avx2,bmi1,…")]` on it;
 //! - `feature_list!(avx2)` is the same list as a `&[&str]`, the one run-time detection checks
-//!   before a token is made.
+//!   before a token is made;
+//! - `cpu_has_fn!()` defines `cpu_has(name)`, run-time detection of every feature of every tier
+//!   (the standard `is_x86_feature_detected!` wants a literal, so each gets its own arm).
 //!
 //! The `qbb` crate's test `feature_sets` reads every source file under its backends and checks that
 //! each function enables a subset of what its backend's token proves.
@@ -94,6 +96,32 @@ pub fn feature_list(input: TokenStream) -> TokenStream {
     ]
     .into_iter()
     .collect()
+}
+
+/// `cpu_has_fn!()`: `pub fn cpu_has(feature: &str) -> bool`, detecting each feature of the tiers
+/// at run time and answering `false` for any other name.
+#[proc_macro]
+pub fn cpu_has_fn(input: TokenStream) -> TokenStream {
+    if !input.is_empty() {
+        return compile_error("cpu_has_fn!() takes no arguments", None);
+    }
+    let mut names: Vec<&str> = TIERS
+        .iter()
+        .flat_map(|(_, features)| features.iter().copied())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let arms: String = names
+        .iter()
+        .map(|f| format!("{f:?} => ::std::arch::is_x86_feature_detected!({f:?}),"))
+        .collect();
+    format!(
+        "/// Run-time detection of one feature of the x86 tiers by name; `false` for any other \
+         name.\n\
+         pub fn cpu_has(feature: &str) -> bool {{ match feature {{ {arms} _ => false, }} }}"
+    )
+    .parse()
+    .unwrap_or_else(|_| compile_error("cpu_has_fn!: generated code does not parse", None))
 }
 
 /// The features of the tier named by `input` (one identifier), or a `compile_error!`.

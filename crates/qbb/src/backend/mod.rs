@@ -314,45 +314,10 @@ fn missing_cpu_features(features: &[&'static str]) -> Vec<&'static str> {
     features.to_vec()
 }
 
-/// The features run-time detection knows, and detection of one of them by name (the standard
-/// macro wants a literal).
+// Run-time detection of every feature a tier needs, from the tiers' lists in `qbb-macros`: a
+// token can only prove what detection can see.
 #[cfg(target_arch = "x86_64")]
-macro_rules! detectable {
-    ($($name:tt),* $(,)?) => {
-        /// Every feature [`cpu_has`] can detect; a backend's features must all be here.
-        pub const DETECTABLE: &[&str] = &[$($name),*];
-
-        /// Run-time detection of one feature by name; `false` for a name not in [`DETECTABLE`].
-        pub fn cpu_has(feature: &str) -> bool {
-            match feature {
-                $( $name => std::arch::is_x86_feature_detected!($name), )*
-                _ => false,
-            }
-        }
-    };
-}
-
-#[cfg(target_arch = "x86_64")]
-detectable!(
-    "sse2",
-    "ssse3",
-    "sse4.1",
-    "sse4.2",
-    "popcnt",
-    "avx",
-    "avx2",
-    "bmi1",
-    "bmi2",
-    "lzcnt",
-    "avx512f",
-    "avx512bw",
-    "avx512vl",
-    "avx512vbmi",
-    "avx512vbmi2",
-    "gfni",
-    "avx512vpopcntdq",
-    "avx512bitalg",
-);
+qbb_macros::cpu_has_fn!();
 
 // ANCHOR: feature_region
 /// Defines a function compiled with the x86 tier's features that runs a job on a backend token:
