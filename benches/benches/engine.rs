@@ -13,6 +13,7 @@
 use std::time::{Duration, Instant};
 
 use qbb::{Backend, BackendKind};
+use qbb_benches::harness::HarnessArgs;
 use qbb_engine::Position;
 use qbb_engine::search::{SearchJob, Searcher};
 use qbb_engine::time::Limits;
@@ -72,19 +73,12 @@ struct Row {
 }
 
 fn main() {
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    let rounds: usize = std::env::var("QBB_ENGINE_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&r| r > 0)
-        .unwrap_or(3);
+    let args = HarnessArgs::from_env("QBB_ENGINE_ROUNDS", 3);
+    let rounds = args.rounds;
     let backends: Vec<BackendKind> = BackendKind::ALL
         .into_iter()
         .filter(|k| k.is_available())
-        .filter(|k| filter.is_empty() || filter.iter().any(|f| k.name().contains(f.as_str())))
+        .filter(|k| args.wants(&[k.name()]))
         .collect();
 
     let mut rows: Vec<Row> = backends

@@ -17,6 +17,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use qbb::BackendKind;
+use qbb_benches::harness::{HarnessArgs, cpu_name};
 use qbb_engine::Attacks;
 use shakmaty::Position as _;
 
@@ -174,27 +175,9 @@ fn shakmaty_perft_no_bulk(pos: &shakmaty::Chess, depth: u32) -> u64 {
         .sum()
 }
 
-fn cpu_name() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|name| name.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".to_string())
-}
-
 fn main() {
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    let rounds: usize = std::env::var("QBB_PERFT_ROUNDS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(5);
+    let args = HarnessArgs::from_env("QBB_PERFT_ROUNDS", 5);
+    let rounds = args.rounds;
     let mut runners: Vec<Runner> = Attacks::ALL
         .into_iter()
         .flat_map(|attacks| {
@@ -205,12 +188,7 @@ fn main() {
         })
         .collect();
     runners.extend([Runner::Cozy, Runner::Shakmaty]);
-    let wanted = |case: &Case, runner: Runner| {
-        filter.is_empty()
-            || filter
-                .iter()
-                .any(|f| case.name.contains(f.as_str()) || runner.name().contains(f.as_str()))
-    };
+    let wanted = |case: &Case, runner: Runner| args.wants(&[case.name, &runner.name()]);
 
     // best[case][runner]: the node count and the best wall and CPU times.
     let mut best: Vec<Vec<Option<Timed>>> = vec![vec![None; runners.len()]; CASES.len()];

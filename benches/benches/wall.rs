@@ -14,6 +14,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use qbb::{Avx2, Backend, Quad, Scalar};
+use qbb_benches::harness::HarnessArgs;
 use qbb_corpus::Suite;
 
 /// How many positions one pass covers: the suites' first 1024, 32 KiB of quads.
@@ -136,11 +137,7 @@ fn main() {
         println!("wall: this CPU has no AVX2, so there is no feature boundary to measure");
         return;
     };
-    let rounds = std::env::var("QBB_WALL_ROUNDS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .filter(|&r: &usize| r > 0)
-        .unwrap_or(15);
+    let rounds = HarnessArgs::from_env("QBB_WALL_ROUNDS", 15).rounds;
     let positions: Vec<Quad> = Suite::ALL
         .iter()
         .flat_map(|s| s.placements())

@@ -86,18 +86,7 @@ impl Corpus {
             orth: sets.iter().map(|p| p.rooks | p.queens).collect(),
             diag: sets.iter().map(|p| p.bishops | p.queens).collect(),
             knights: sets.iter().map(|p| p.knights).collect(),
-            sliders: sets
-                .iter()
-                .map(|p| {
-                    let by_color = |set: u64| [set & p.white, set & p.black];
-                    SliderPosition {
-                        kings: by_color(p.kings),
-                        orth: by_color(p.rooks | p.queens),
-                        diag: by_color(p.bishops | p.queens),
-                        pieces: [p.white, p.black],
-                    }
-                })
-                .collect(),
+            sliders: sets.iter().map(SliderPosition::by_colour).collect(),
             weighted_sets: sets
                 .iter()
                 .map(|p| {

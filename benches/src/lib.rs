@@ -6,11 +6,13 @@
 //! - [`kernels`]: the timed loops, generic over the backend;
 //! - [`bench`]: the list of benchmarks and the one dispatch onto a backend;
 //! - [`measure`]: the quick timer of `qbb compare`;
-//! - [`build_info`]: the compiler and flags that built them.
+//! - [`build_info`]: the compiler and flags that built them;
+//! - [`harness`]: the command line of the hand-written harnesses (perft, engine, wall).
 
 pub mod bench;
 pub mod build_info;
 pub mod corpus;
+pub mod harness;
 pub mod kernels;
 pub mod measure;
 

@@ -9,9 +9,6 @@
 //! check and the pinned pieces. Both give the same legal moves, so perft can time one against the
 //! other inside the engine.
 
-use std::fmt;
-use std::str::FromStr;
-
 use qbb::{Backend, SliderPosition, Square, Squares};
 
 use crate::attacks::Tables;
@@ -39,26 +36,12 @@ impl Attacks {
     }
 }
 
-impl fmt::Display for Attacks {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// An attack source name that is neither `tables` nor `backend`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown attack source `{0}`: expected `tables` or `backend`")]
 pub struct UnknownAttacks(pub String);
 
-impl FromStr for Attacks {
-    type Err = UnknownAttacks;
-    fn from_str(text: &str) -> Result<Attacks, UnknownAttacks> {
-        Attacks::ALL
-            .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(text))
-            .ok_or_else(|| UnknownAttacks(text.to_string()))
-    }
-}
+qbb::display_and_parse_by_name!(Attacks, name, UnknownAttacks = UnknownAttacks);
 
 /// Our king and the sliders around it, as `checks_and_pins` reads them: in `sliders` index 0 is
 /// the side to move ("us"), 1 the opponent.

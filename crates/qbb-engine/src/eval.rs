@@ -296,184 +296,81 @@ const MATERIAL: [(i16, i16); 6] = [
 ];
 
 /// Material plus position for one piece type, indexed by the relative square.
+#[derive(Copy, Clone)]
 struct PieceSquare {
     mg: [i16; 64],
     eg: [i16; 64],
 }
 
-/// Indexed by `PieceType::index()` (pawn = 0).
-static PIECE_SQUARE: [PieceSquare; 6] = [
-    piece_square(PieceType::Pawn, &PAWN_MG, &PAWN_EG),
-    piece_square(PieceType::Knight, &KNIGHT_MG, &KNIGHT_EG),
-    piece_square(PieceType::Bishop, &BISHOP_MG, &BISHOP_EG),
-    piece_square(PieceType::Rook, &ROOK_MG, &ROOK_EG),
-    piece_square(PieceType::Queen, &QUEEN_MG, &QUEEN_EG),
-    piece_square(PieceType::King, &KING_MG, &KING_EG),
-];
+/// Indexed by `PieceType::index()` (pawn = 0). The diagrams are data, kept in a file of their own
+/// where they read as boards; they are parsed at compile time.
+static PIECE_SQUARE: [PieceSquare; 6] =
+    piece_square_tables(&parse_diagrams(include_str!("piece_square.txt")));
 
-/// A table from its diagrams (drawn with rank 8 on top, as a board is read) plus the material.
-const fn piece_square(kind: PieceType, mg: &[i16; 64], eg: &[i16; 64]) -> PieceSquare {
-    let (value_mg, value_eg) = MATERIAL[kind.index()];
-    let mut out = PieceSquare {
+/// The material plus the diagrams, pawn to king, each drawn with rank 8 on top as a board is read.
+const fn piece_square_tables(diagrams: &[[i16; 64]; 12]) -> [PieceSquare; 6] {
+    let mut out = [PieceSquare {
         mg: [0; 64],
         eg: [0; 64],
-    };
-    let mut sq = 0;
-    while sq < 64 {
-        let drawn = sq ^ 56; // row 0 of the diagram is rank 8
-        out.mg[sq] = value_mg + mg[drawn];
-        out.eg[sq] = value_eg + eg[drawn];
-        sq += 1;
+    }; 6];
+    let mut kind = 0;
+    while kind < 6 {
+        let (value_mg, value_eg) = MATERIAL[kind];
+        let mut sq = 0;
+        while sq < 64 {
+            let drawn = sq ^ 56; // row 0 of the diagram is rank 8
+            out[kind].mg[sq] = value_mg + diagrams[2 * kind][drawn];
+            out[kind].eg[sq] = value_eg + diagrams[2 * kind + 1][drawn];
+            sq += 1;
+        }
+        kind += 1;
     }
     out
 }
 
-// The diagrams: rank 8 on top, file a on the left, for the side playing up the board. Every one
-// is symmetric between the a and h sides.
-
-#[rustfmt::skip]
-const PAWN_MG: [i16; 64] = [
-      0,   0,   0,   0,   0,   0,   0,   0,
-     60,  70,  75,  80,  80,  75,  70,  60,
-     20,  25,  35,  45,  45,  35,  25,  20,
-      5,  10,  15,  30,  30,  15,  10,   5,
-      0,   0,  10,  25,  25,  10,   0,   0,
-      5,   0,   5,  10,  10,   5,   0,   5,
-      5,  10,  10, -15, -15,  10,  10,   5,
-      0,   0,   0,   0,   0,   0,   0,   0,
-];
-
-#[rustfmt::skip]
-const PAWN_EG: [i16; 64] = [
-      0,   0,   0,   0,   0,   0,   0,   0,
-     60,  60,  60,  60,  60,  60,  60,  60,
-     35,  35,  35,  35,  35,  35,  35,  35,
-     18,  18,  18,  18,  18,  18,  18,  18,
-      8,   8,   8,   8,   8,   8,   8,   8,
-      2,   2,   2,   2,   2,   2,   2,   2,
-      0,   0,   0,   0,   0,   0,   0,   0,
-      0,   0,   0,   0,   0,   0,   0,   0,
-];
-
-#[rustfmt::skip]
-const KNIGHT_MG: [i16; 64] = [
-    -50, -35, -25, -20, -20, -25, -35, -50,
-    -35, -15,   0,   5,   5,   0, -15, -35,
-    -25,   5,  15,  20,  20,  15,   5, -25,
-    -20,   5,  20,  25,  25,  20,   5, -20,
-    -20,   0,  15,  20,  20,  15,   0, -20,
-    -25,   0,  10,  10,  10,  10,   0, -25,
-    -35, -15,   0,   5,   5,   0, -15, -35,
-    -50, -30, -25, -20, -20, -25, -30, -50,
-];
-
-#[rustfmt::skip]
-const KNIGHT_EG: [i16; 64] = [
-    -40, -25, -20, -15, -15, -20, -25, -40,
-    -25, -10,   0,   5,   5,   0, -10, -25,
-    -20,   0,  10,  15,  15,  10,   0, -20,
-    -15,   5,  15,  20,  20,  15,   5, -15,
-    -15,   5,  15,  20,  20,  15,   5, -15,
-    -20,   0,  10,  15,  15,  10,   0, -20,
-    -25, -10,   0,   5,   5,   0, -10, -25,
-    -40, -25, -20, -15, -15, -20, -25, -40,
-];
-
-#[rustfmt::skip]
-const BISHOP_MG: [i16; 64] = [
-    -15, -10, -10, -10, -10, -10, -10, -15,
-    -10,   0,   0,   0,   0,   0,   0, -10,
-    -10,   0,   5,  10,  10,   5,   0, -10,
-    -10,   5,   5,  10,  10,   5,   5, -10,
-    -10,   0,  10,  10,  10,  10,   0, -10,
-    -10,  10,  10,  10,  10,  10,  10, -10,
-    -10,  10,   0,   5,   5,   0,  10, -10,
-    -15, -10, -15, -10, -10, -15, -10, -15,
-];
-
-#[rustfmt::skip]
-const BISHOP_EG: [i16; 64] = [
-    -12,  -8,  -6,  -4,  -4,  -6,  -8, -12,
-     -8,  -2,   0,   2,   2,   0,  -2,  -8,
-     -6,   0,   4,   6,   6,   4,   0,  -6,
-     -4,   2,   6,   8,   8,   6,   2,  -4,
-     -4,   2,   6,   8,   8,   6,   2,  -4,
-     -6,   0,   4,   6,   6,   4,   0,  -6,
-     -8,  -2,   0,   2,   2,   0,  -2,  -8,
-    -12,  -8,  -6,  -4,  -4,  -6,  -8, -12,
-];
-
-#[rustfmt::skip]
-const ROOK_MG: [i16; 64] = [
-      5,  10,  10,  10,  10,  10,  10,   5,
-     15,  20,  20,  20,  20,  20,  20,  15,
-     -5,   0,   0,   0,   0,   0,   0,  -5,
-     -5,   0,   0,   0,   0,   0,   0,  -5,
-     -5,   0,   0,   0,   0,   0,   0,  -5,
-     -5,   0,   0,   0,   0,   0,   0,  -5,
-     -5,   0,   0,   0,   0,   0,   0,  -5,
-     -5,  -5,   0,   5,   5,   0,  -5,  -5,
-];
-
-#[rustfmt::skip]
-const ROOK_EG: [i16; 64] = [
-      5,   5,   5,   5,   5,   5,   5,   5,
-     10,  10,  10,  10,  10,  10,  10,  10,
-      0,   0,   0,   0,   0,   0,   0,   0,
-      0,   0,   0,   0,   0,   0,   0,   0,
-      0,   0,   0,   0,   0,   0,   0,   0,
-      0,   0,   0,   0,   0,   0,   0,   0,
-      0,   0,   0,   0,   0,   0,   0,   0,
-      0,   0,   0,   0,   0,   0,   0,   0,
-];
-
-#[rustfmt::skip]
-const QUEEN_MG: [i16; 64] = [
-    -20, -10, -10,  -5,  -5, -10, -10, -20,
-    -10,   0,   0,   0,   0,   0,   0, -10,
-    -10,   0,   5,   5,   5,   5,   0, -10,
-     -5,   0,   5,   5,   5,   5,   0,  -5,
-     -5,   0,   5,   5,   5,   5,   0,  -5,
-    -10,   0,   5,   5,   5,   5,   0, -10,
-    -10,   0,   0,   0,   0,   0,   0, -10,
-    -20, -10, -10,   0,   0, -10, -10, -20,
-];
-
-#[rustfmt::skip]
-const QUEEN_EG: [i16; 64] = [
-    -18, -12,  -9,  -6,  -6,  -9, -12, -18,
-    -12,  -3,   0,   3,   3,   0,  -3, -12,
-     -9,   0,   6,   9,   9,   6,   0,  -9,
-     -6,   3,   9,  12,  12,   9,   3,  -6,
-     -6,   3,   9,  12,  12,   9,   3,  -6,
-     -9,   0,   6,   9,   9,   6,   0,  -9,
-    -12,  -3,   0,   3,   3,   0,  -3, -12,
-    -18, -12,  -9,  -6,  -6,  -9, -12, -18,
-];
-
-#[rustfmt::skip]
-const KING_MG: [i16; 64] = [
-    -60, -60, -60, -60, -60, -60, -60, -60,
-    -60, -60, -60, -60, -60, -60, -60, -60,
-    -50, -50, -50, -50, -50, -50, -50, -50,
-    -40, -40, -45, -50, -50, -45, -40, -40,
-    -30, -35, -40, -45, -45, -40, -35, -30,
-    -20, -25, -30, -35, -35, -30, -25, -20,
-      0,   0, -10, -20, -20, -10,   0,   0,
-     15,  25,   5,  -5,  -5,   5,  25,  15,
-];
-
-#[rustfmt::skip]
-const KING_EG: [i16; 64] = [
-    -50, -35, -25, -20, -20, -25, -35, -50,
-    -30, -10,   0,   5,   5,   0, -10, -30,
-    -25,   0,  15,  20,  20,  15,   0, -25,
-    -20,   5,  20,  30,  30,  20,   5, -20,
-    -20,   5,  20,  30,  30,  20,   5, -20,
-    -25,   0,  15,  20,  20,  15,   0, -25,
-    -30, -10,   0,   5,   5,   0, -10, -30,
-    -50, -35, -25, -20, -20, -25, -35, -50,
-];
+/// The twelve diagrams of `piece_square.txt` (middle game then end game, pawn to king), 64
+/// numbers each in reading order; a malformed file stops the build with the reason.
+const fn parse_diagrams(text: &str) -> [[i16; 64]; 12] {
+    let bytes = text.as_bytes();
+    let mut out = [[0; 64]; 12];
+    let (mut at, mut count) = (0, 0);
+    while at < bytes.len() {
+        match bytes[at] {
+            b'#' => {
+                while at < bytes.len() && bytes[at] != b'\n' {
+                    at += 1;
+                }
+            }
+            b' ' | b'\t' | b'\r' | b'\n' => at += 1,
+            b'-' | b'0'..=b'9' => {
+                let negative = bytes[at] == b'-';
+                if negative {
+                    at += 1;
+                }
+                let digits_start = at;
+                let mut value: i32 = 0;
+                while at < bytes.len() && bytes[at].is_ascii_digit() {
+                    value = value * 10 + (bytes[at] - b'0') as i32;
+                    assert!(
+                        value <= i16::MAX as i32,
+                        "piece_square.txt: a value is too large"
+                    );
+                    at += 1;
+                }
+                assert!(at > digits_start, "piece_square.txt: a '-' without digits");
+                assert!(count < 12 * 64, "piece_square.txt: more than 12 diagrams");
+                out[count / 64][count % 64] = (if negative { -value } else { value }) as i16;
+                count += 1;
+            }
+            _ => panic!("piece_square.txt: only numbers, white space and '#' comments"),
+        }
+    }
+    assert!(
+        count == 12 * 64,
+        "piece_square.txt: fewer than 12 diagrams of 64 numbers"
+    );
+    out
+}
 
 #[cfg(test)]
 mod tests {

@@ -30,16 +30,8 @@ pub enum FenError {
          en passant, half-move clock, move number); found {0}"
     )]
     FieldCount(usize),
-    #[error("the placement has {0} ranks separated by '/', expected 8")]
-    RankCount(usize),
-    #[error(
-        "rank {rank}: `{letter}` is not a piece letter (expected one of PNBRQK pnbrqk or a digit 1-8)"
-    )]
-    BadPieceLetter { rank: u8, letter: char },
-    #[error("rank {rank}: digit `{digit}` is out of range (expected 1-8)")]
-    BadDigit { rank: u8, digit: char },
-    #[error("rank {rank} does not describe exactly 8 squares")]
-    RankLength { rank: u8 },
+    #[error(transparent)]
+    Placement(#[from] PlacementError),
     #[error("{side} has {count} kings, expected exactly one")]
     KingCount { side: Side, count: u32 },
     #[error("a pawn stands on {square}: pawns cannot stand on the first or last rank")]
@@ -75,17 +67,6 @@ pub enum FenError {
     HalfmoveClock(String),
     #[error("move number `{0}` is not a number")]
     FullmoveNumber(String),
-}
-
-impl From<PlacementError> for FenError {
-    fn from(e: PlacementError) -> FenError {
-        match e {
-            PlacementError::RankCount(n) => FenError::RankCount(n),
-            PlacementError::BadLetter { rank, letter } => FenError::BadPieceLetter { rank, letter },
-            PlacementError::BadDigit { rank, digit } => FenError::BadDigit { rank, digit },
-            PlacementError::RankLength { rank } => FenError::RankLength { rank },
-        }
-    }
 }
 
 /// The squares of `piece` in an absolute quad.

@@ -4,11 +4,11 @@
 //! With bulk counting (the default) the last ply is not played: the leaves are counted by
 //! [`Position::count_moves`]. Without it, every leaf move is made.
 //!
-//! Dispatch happens once: `perft_by` (behind [`perft`]) runs its node function inside the
-//! backend's feature region, and the node function calls it again for the children. The closure
-//! handed to `with_features` has the same type at every level, so the region function calls
-//! itself: the whole recursion is one function compiled with the backend's target features, and
-//! never leaves it.
+//! Dispatch happens once: `perft_by` (behind [`perft`]) runs the node inside the backend's
+//! feature region, and the node calls `perft_by` again for the children. The closure handed to
+//! `with_features` has the same type at every level, so the region function calls itself: the
+//! whole recursion is one function compiled with the backend's target features, and never
+//! leaves it.
 //!
 //! [`perft_with`] chooses where the move generator takes its attacks, checks and pins from
 //! ([`Attacks`]), once, before the recursion starts.
@@ -52,42 +52,33 @@ fn perft_by<B: Backend, A: AttackSource>(
     depth: u32,
     bulk: bool,
 ) -> u64 {
-    // The closure must inline into the feature region: without the attribute LLVM keeps the
-    // (large, recursive) body out of line, compiled without the backend's features.
+    // The node runs in a closure that must inline into the feature region: without the attribute
+    // LLVM keeps the (large, recursive) body out of line, compiled without the backend's features.
     b.with_features(
         #[inline(always)]
-        |b| perft_node(b, a, pos, depth, bulk),
+        |b| {
+            if depth == 0 {
+                return 1;
+            }
+            if bulk && depth == 1 {
+                return pos.count_moves_by(b, a);
+            }
+            let mut moves = MoveList::new();
+            pos.generate_moves_by(b, a, &mut moves);
+            if depth == 1 {
+                // Without bulk counting each leaf is really reached: the move is made (and the
+                // child kept observable, so the optimiser cannot drop the work).
+                for &mv in &moves {
+                    black_box(pos.make_move(b, mv));
+                }
+                return moves.len() as u64;
+            }
+            moves
+                .iter()
+                .map(|&mv| perft_by(b, a, &pos.make_move(b, mv), depth - 1, bulk))
+                .sum()
+        },
     )
-}
-
-#[inline(always)]
-fn perft_node<B: Backend, A: AttackSource>(
-    b: B,
-    a: A,
-    pos: &Position,
-    depth: u32,
-    bulk: bool,
-) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if bulk && depth == 1 {
-        return pos.count_moves_by(b, a);
-    }
-    let mut moves = MoveList::new();
-    pos.generate_moves_by(b, a, &mut moves);
-    if depth == 1 {
-        // Without bulk counting each leaf is really reached: the move is made (and the child kept
-        // observable, so the optimiser cannot drop the work).
-        for &mv in &moves {
-            black_box(pos.make_move(b, mv));
-        }
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&mv| perft_by(b, a, &pos.make_move(b, mv), depth - 1, bulk))
-        .sum()
 }
 // ANCHOR_END: perft
 

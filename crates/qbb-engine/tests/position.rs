@@ -159,28 +159,35 @@ fn accessors_read_the_fen() {
 #[test]
 fn bad_fens_are_refused_with_named_errors() {
     use FenError::*;
+    use qbb::PlacementError::*;
     let white = Side(Color::White);
     let black = Side(Color::Black);
     let cases: Vec<(&str, FenError)> = vec![
         ("", FieldCount(0)),
         ("8/8/8/8/8/8/8/8 w", FieldCount(2)),
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", FieldCount(7)),
-        ("4k3/8/8/8/8/8/4K3 w - - 0 1", RankCount(7)),
+        ("4k3/8/8/8/8/8/4K3 w - - 0 1", Placement(RankCount(7))),
         (
             "4k3/8/8/8/8/8/8/4K2X w - - 0 1",
-            BadPieceLetter {
+            Placement(BadLetter {
                 rank: 1,
                 letter: 'X',
-            },
+            }),
         ),
-        ("4k3/8/8/8/8/8/8/4K4 w - - 0 1", RankLength { rank: 1 }),
-        ("4k3/8/8/8/8/8/8/4K2 w - - 0 1", RankLength { rank: 1 }),
+        (
+            "4k3/8/8/8/8/8/8/4K4 w - - 0 1",
+            Placement(RankLength { rank: 1 }),
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K2 w - - 0 1",
+            Placement(RankLength { rank: 1 }),
+        ),
         (
             "4k3/8/8/8/8/8/8/9 w - - 0 1",
-            BadDigit {
+            Placement(BadDigit {
                 rank: 1,
                 digit: '9',
-            },
+            }),
         ),
         (
             "4k3/8/8/8/8/8/8/8 w - - 0 1",

@@ -412,14 +412,7 @@ fn empty_for(q: &Quad, rng: &mut SplitMix64) -> u64 {
 /// Isenberg's inputs: from the quad's piece sets (like a position) or from independent random sets.
 fn slider_position(q: &Quad, rng: &mut SplitMix64) -> SliderPosition {
     if rng.below(2) == 0 {
-        let s = Scalar.piece_sets(q);
-        let by_color = |set: u64| [set & s.white, set & s.black];
-        SliderPosition {
-            kings: by_color(s.kings),
-            orth: by_color(s.rooks | s.queens),
-            diag: by_color(s.bishops | s.queens),
-            pieces: [s.white, s.black],
-        }
+        SliderPosition::by_colour(&Scalar.piece_sets(q))
     } else {
         let mut set = || rng.sparse_any() & rng.next_u64();
         SliderPosition {

@@ -12,27 +12,40 @@ pub const NOT_GH: u64 = 0x3F3F_3F3F_3F3F_3F3F;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Direction {
-    North = 0,
-    NorthEast = 1,
-    East = 2,
-    SouthEast = 3,
-    South = 4,
-    SouthWest = 5,
-    West = 6,
-    NorthWest = 7,
+    North,
+    NorthEast,
+    East,
+    SouthEast,
+    South,
+    SouthWest,
+    West,
+    NorthWest,
 }
 
+use Direction::*;
+
 impl Direction {
+    /// In compass order: `ALL[d as usize] == d`.
     pub const ALL: [Direction; 8] = [
-        Direction::North,
-        Direction::NorthEast,
-        Direction::East,
-        Direction::SouthEast,
-        Direction::South,
-        Direction::SouthWest,
-        Direction::West,
-        Direction::NorthWest,
+        North, NorthEast, East, SouthEast, South, SouthWest, West, NorthWest,
     ];
+
+    /// `[f(North), f(NorthEast), .., f(NorthWest)]` with the eight calls written out: inlined,
+    /// each call sees its direction as a constant (so a fill's shifts become immediates), where
+    /// `ALL.map(f)` may stay a loop over the table of directions.
+    #[inline(always)]
+    pub fn map<T>(mut f: impl FnMut(Direction) -> T) -> [T; 8] {
+        [
+            f(North),
+            f(NorthEast),
+            f(East),
+            f(SouthEast),
+            f(South),
+            f(SouthWest),
+            f(West),
+            f(NorthWest),
+        ]
+    }
 
     /// The four directions a rook slides in.
     pub const ORTHOGONAL: [Direction; 4] = [

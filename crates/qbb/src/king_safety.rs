@@ -6,6 +6,8 @@
 //! stands between them, that piece is pinned (if it is the king's) or a discovered checker (if it is
 //! the slider's).
 
+use crate::repr::PieceSets;
+
 /// The pieces the routine looks at, by side: each array holds side 0's set, then side 1's.
 ///
 /// The routine treats the two sides alike (no set moves in one direction), so what a side is, is up
@@ -27,6 +29,17 @@ pub struct SliderPosition {
 }
 
 impl SliderPosition {
+    /// A position's sliders in the catalogue's absolute orientation: side 0 = white, 1 = black.
+    pub fn by_colour(sets: &PieceSets) -> SliderPosition {
+        let by_colour = |set: u64| [set & sets.white, set & sets.black];
+        SliderPosition {
+            kings: by_colour(sets.kings),
+            orth: by_colour(sets.rooks | sets.queens),
+            diag: by_colour(sets.bishops | sets.queens),
+            pieces: [sets.white, sets.black],
+        }
+    }
+
     /// Everything that blocks a ray.
     #[inline(always)]
     pub const fn occupied(&self) -> u64 {

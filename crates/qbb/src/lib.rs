@@ -18,12 +18,16 @@
 
 #![cfg_attr(feature = "portable-simd", feature(portable_simd))]
 
+#[macro_use]
+mod const_table;
+
 pub mod aspects;
 pub mod backend;
 pub mod conformance;
 pub mod direction;
 pub mod hash;
 pub mod king_safety;
+mod named;
 pub mod piece;
 #[cfg(feature = "asm-probes")]
 pub mod probes;

@@ -273,7 +273,7 @@ pub enum PlacementError {
     #[error("the placement has {0} ranks separated by '/', expected 8")]
     RankCount(usize),
     #[error(
-        "rank {rank}: `{letter}` is not a piece letter (expected one of PNBRQK pnbrqk or a digit)"
+        "rank {rank}: `{letter}` is not a piece letter (expected one of PNBRQK pnbrqk or a digit 1-8)"
     )]
     BadLetter { rank: u8, letter: char },
     #[error("rank {rank}: digit `{digit}` is out of range (expected 1-8)")]

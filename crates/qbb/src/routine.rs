@@ -3,7 +3,6 @@
 //! that the book's chapters follow.
 
 use std::fmt;
-use std::str::FromStr;
 
 use crate::backend::BackendKind;
 
@@ -211,28 +210,12 @@ macro_rules! routine_enum {
 
 crate::for_each_routine!(routine_enum);
 
-impl fmt::Display for Routine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
 /// A routine name that is not in the catalogue.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`{0}` is not a routine of the catalogue (see `qbb backends` for the list)")]
 pub struct ParseRoutineError(pub String);
 
-impl FromStr for Routine {
-    type Err = ParseRoutineError;
-
-    fn from_str(s: &str) -> Result<Routine, ParseRoutineError> {
-        Routine::ALL
-            .iter()
-            .copied()
-            .find(|r| r.id() == s)
-            .ok_or_else(|| ParseRoutineError(s.to_string()))
-    }
-}
+crate::display_and_parse_by_name!(Routine, id, ParseRoutineError = ParseRoutineError);
 
 /// How a backend provides a routine.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

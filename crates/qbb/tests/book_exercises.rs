@@ -112,13 +112,7 @@ const PINS_IN_THE_PICTURE: [[&[&str]; 4]; 2] =
 fn chapter_12_pins_in_the_picture() {
     let q = Quad::from_placement("4k3/8/2N1r3/8/Qb6/2N5/4B3/R3K2R").expect("the picture");
     let s = Scalar.piece_sets(&q);
-    let by_color = |set: u64| [set & s.white, set & s.black];
-    let position = SliderPosition {
-        kings: by_color(s.kings),
-        orth: by_color(s.rooks | s.queens),
-        diag: by_color(s.bishops | s.queens),
-        pieces: [s.white, s.black],
-    };
+    let position = SliderPosition::by_colour(&s);
     let got = qbb::with_backend!(selected(), |b| b.checks_and_pins(&position)).unwrap();
     for (color, answer) in ["white", "black"].into_iter().zip(PINS_IN_THE_PICTURE) {
         let k = got[usize::from(color == "black")];

@@ -218,18 +218,7 @@ fn checks_and_pins_on_known_positions() {
     let s = Scalar;
     let q = Quad::from_placement("4r2k/8/8/8/4N3/8/8/4K2R").unwrap();
     let p = s.piece_sets(&q);
-    let pos = qbb::SliderPosition {
-        kings: [p.kings & p.white, p.kings & p.black],
-        orth: [
-            (p.rooks | p.queens) & p.white,
-            (p.rooks | p.queens) & p.black,
-        ],
-        diag: [
-            (p.bishops | p.queens) & p.white,
-            (p.bishops | p.queens) & p.black,
-        ],
-        pieces: [p.white, p.black],
-    };
+    let pos = qbb::SliderPosition::by_colour(&p);
     let [white, black] = s.checks_and_pins(&pos);
     assert_eq!(
         white.pinned,
@@ -251,18 +240,7 @@ fn checks_and_pins_on_known_positions() {
     assert_eq!(white.discoverers, 0);
     let q = Quad::from_placement("4k3/8/8/8/4N3/8/8/4R1K1").unwrap();
     let p = s.piece_sets(&q);
-    let pos = qbb::SliderPosition {
-        kings: [p.kings & p.white, p.kings & p.black],
-        orth: [
-            (p.rooks | p.queens) & p.white,
-            (p.rooks | p.queens) & p.black,
-        ],
-        diag: [
-            (p.bishops | p.queens) & p.white,
-            (p.bishops | p.queens) & p.black,
-        ],
-        pieces: [p.white, p.black],
-    };
+    let pos = qbb::SliderPosition::by_colour(&p);
     assert_eq!(
         s.checks_and_pins(&pos)[1].discoverers,
         sq("e4").bit(),

@@ -18,7 +18,6 @@
 //! enables more than its backend's token proves.
 
 use std::fmt;
-use std::str::FromStr;
 
 use crate::routine::types::*;
 use crate::routine::{Routine, Support};
@@ -259,22 +258,7 @@ impl BackendKind {
 /// The environment variable that forces a backend: `QBB_BACKEND=sse2`.
 pub const ENV_VAR: &str = "QBB_BACKEND";
 
-impl fmt::Display for BackendKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for BackendKind {
-    type Err = BackendError;
-
-    fn from_str(s: &str) -> Result<BackendKind, BackendError> {
-        BackendKind::ALL
-            .into_iter()
-            .find(|k| k.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| BackendError::Unknown(s.to_string()))
-    }
-}
+crate::display_and_parse_by_name!(BackendKind, name, BackendError = BackendError::Unknown);
 
 /// Why a backend cannot run here.
 #[derive(Clone, Debug, PartialEq, Eq)]

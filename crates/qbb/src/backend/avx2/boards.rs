@@ -17,27 +17,11 @@ const CLASSICAL_CODES: [u8; 12] = [2, 4, 6, 8, 10, 12, 3, 5, 7, 9, 11, 13];
 
 /// Lane `p` all ones where `code` has bit `p`: the planes to which a set of that code contributes.
 const fn planes_of(code: u8) -> [u64; 4] {
-    let mut lanes = [0; 4];
-    let mut p = 0;
-    while p < 4 {
-        if code >> p & 1 != 0 {
-            lanes[p] = !0;
-        }
-        p += 1;
-    }
-    lanes
+    const_table!(|p| if code >> p & 1 != 0 { !0 } else { 0 })
 }
 
 /// `planes_of` each classical code, as a constant table.
-const CLASSICAL_PLANES: [[u64; 4]; 12] = {
-    let mut table = [[0; 4]; 12];
-    let mut i = 0;
-    while i < 12 {
-        table[i] = planes_of(CLASSICAL_CODES[i]);
-        i += 1;
-    }
-    table
-};
+const CLASSICAL_PLANES: [[u64; 4]; 12] = const_table!([0; 4], |i| planes_of(CLASSICAL_CODES[i]));
 
 /// Twelve sets by code, three rows of four codes, each row one `matching` of the four planes.
 #[inline]

@@ -38,18 +38,8 @@ fn occluded_fill(generators: __m256i, empty: u64, dir: Direction) -> __m256i {
 #[features(avx2)]
 pub(super) fn occluded_fills(generators: &Quad, empty: u64) -> [Quad; 8] {
     let g = load(generators);
-    // Written out rather than mapped over `Direction::ALL`, so that each direction's shifts are
-    // constants (immediate `vpsllq` / `vpsrlq`) instead of a loop over a table of directions.
-    let fill = |dir| to_quad(occluded_fill(g, empty, dir));
-    [
-        fill(Direction::North),
-        fill(Direction::NorthEast),
-        fill(Direction::East),
-        fill(Direction::SouthEast),
-        fill(Direction::South),
-        fill(Direction::SouthWest),
-        fill(Direction::West),
-        fill(Direction::NorthWest),
-    ]
+    // `Direction::map` writes the eight calls out, so that each direction's shifts are constants
+    // (immediate `vpsllq` / `vpsrlq`) instead of a loop over a table of directions.
+    Direction::map(|dir| to_quad(occluded_fill(g, empty, dir)))
 }
 // ANCHOR_END: occluded_fills

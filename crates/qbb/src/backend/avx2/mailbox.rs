@@ -11,13 +11,7 @@ use crate::repr::Mailbox;
 
 /// A `vpshufb` control that is the same in both 128-bit halves.
 const fn both_halves(half: [u8; 16]) -> [u8; 32] {
-    let mut out = [0; 32];
-    let mut i = 0;
-    while i < 32 {
-        out[i] = half[i % 16];
-        i += 1;
-    }
-    out
+    const_table!(|i| half[i % 16])
 }
 
 /// In each 128-bit half (two planes), plane bytes {0, 1, 4, 5} to the first 8 bytes and {2, 3, 6,

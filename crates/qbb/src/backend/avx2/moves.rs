@@ -44,15 +44,7 @@ pub(super) fn move_delta(m: &MoveAspects) -> Quad {
 // ANCHOR: flip
 /// Reverses the eight bytes of each 64-bit lane (the ranks of each plane); `vpshufb` indices
 /// count within each 128-bit half.
-const MIRROR: [u8; 32] = {
-    let mut out = [0; 32];
-    let mut i = 0;
-    while i < 32 {
-        out[i] = ((i & 8) + 7 - (i & 7)) as u8;
-        i += 1;
-    }
-    out
-};
+const MIRROR: [u8; 32] = const_table!(|i| ((i & 8) + 7 - (i & 7)) as u8);
 
 /// Mirror and colour swap in one register: `vpshufb` reverses the bytes of all four planes at
 /// once, then `vpermq` broadcasts planes 1, 2 and 3 so that their union (the occupied squares)

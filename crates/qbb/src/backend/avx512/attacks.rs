@@ -50,41 +50,29 @@ const JUMPS: [(i32, i32); 8] = [
 ];
 
 /// The left rotation of each jump.
-const JUMP_ROTATIONS: [u64; 8] = {
-    let mut out = [0; 8];
-    let mut i = 0;
-    while i < 8 {
-        let (east, north) = JUMPS[i];
-        out[i] = (8 * north + east).rem_euclid(64) as u64;
-        i += 1;
-    }
-    out
-};
+const JUMP_ROTATIONS: [u64; 8] = const_table!(|i| {
+    let (east, north) = JUMPS[i];
+    (8 * north + east).rem_euclid(64) as u64
+});
 
 /// The squares each jump can land on: not the files it jumps in from across the edge, not the
 /// ranks a rotation wraps into.
-const JUMP_LANDING: [u64; 8] = {
-    let mut out = [0; 8];
-    let mut i = 0;
-    while i < 8 {
-        let (east, north) = JUMPS[i];
-        let files = match east {
-            1 => FILE_A,
-            2 => FILE_A | FILE_A << 1,
-            -1 => FILE_H,
-            _ => FILE_H | FILE_H >> 1,
-        };
-        let ranks = match north {
-            2 => RANK_1 | RANK_1 << 8,
-            1 => RANK_1,
-            -1 => RANK_8,
-            _ => RANK_8 | RANK_8 >> 8,
-        };
-        out[i] = !(files | ranks);
-        i += 1;
-    }
-    out
-};
+const JUMP_LANDING: [u64; 8] = const_table!(|i| {
+    let (east, north) = JUMPS[i];
+    let files = match east {
+        1 => FILE_A,
+        2 => FILE_A | FILE_A << 1,
+        -1 => FILE_H,
+        _ => FILE_H | FILE_H >> 1,
+    };
+    let ranks = match north {
+        2 => RANK_1 | RANK_1 << 8,
+        1 => RANK_1,
+        -1 => RANK_8,
+        _ => RANK_8 | RANK_8 >> 8,
+    };
+    !(files | ranks)
+});
 
 /// All eight jumps at once: one rotation, one mask, one union of the lanes.
 #[inline]

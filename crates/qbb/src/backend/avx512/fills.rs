@@ -24,13 +24,7 @@ pub(super) const RANK_8: u64 = 0xFF << 56;
 /// The left rotation that moves a bitboard `n` steps in each direction, lanes in
 /// [`Direction::ALL`] order.
 const fn rotations(n: i32) -> [u64; 8] {
-    let mut out = [0; 8];
-    let mut i = 0;
-    while i < 8 {
-        out[i] = (n * Direction::ALL[i].delta()).rem_euclid(64) as u64;
-        i += 1;
-    }
-    out
+    const_table!(|i| (n * Direction::ALL[i].delta()).rem_euclid(64) as u64)
 }
 
 pub(super) const STEP_1: [u64; 8] = rotations(1);
@@ -39,21 +33,15 @@ const STEP_4: [u64; 8] = rotations(4);
 
 /// The squares a one-step move in each direction can land on: the file masks of the shift
 /// version, and no first rank for the northward steps or eighth rank for the southward ones.
-pub(super) const LANDING: [u64; 8] = {
-    let mut out = [0; 8];
-    let mut i = 0;
-    while i < 8 {
-        let dir = Direction::ALL[i];
-        let rank_wrap = match dir {
-            Direction::North | Direction::NorthEast | Direction::NorthWest => RANK_1,
-            Direction::South | Direction::SouthEast | Direction::SouthWest => RANK_8,
-            Direction::East | Direction::West => 0,
-        };
-        out[i] = dir.wrap_mask() & !rank_wrap;
-        i += 1;
-    }
-    out
-};
+pub(super) const LANDING: [u64; 8] = const_table!(|i| {
+    let dir = Direction::ALL[i];
+    let rank_wrap = match dir {
+        Direction::North | Direction::NorthEast | Direction::NorthWest => RANK_1,
+        Direction::South | Direction::SouthEast | Direction::SouthWest => RANK_8,
+        Direction::East | Direction::West => 0,
+    };
+    dir.wrap_mask() & !rank_wrap
+});
 
 /// The propagators of the three doubling steps. They depend only on the empty squares, so all
 /// the fills of one position share them: `one` = empty squares a step can land on, `two` = those

@@ -16,27 +16,10 @@ use crate::quad::Quad;
 const HALVES: [u64; 8] = [0, 2, 4, 6, 1, 3, 5, 7];
 
 /// The multiplier of each lane: `A[i]` for the low halves, `B[i]` for the high ones.
-const MULTIPLIERS: [u64; 8] = {
-    let mut out = [0; 8];
-    let mut i = 0;
-    while i < 4 {
-        out[i] = MANINO_A[i];
-        out[i + 4] = MANINO_B[i];
-        i += 1;
-    }
-    out
-};
+const MULTIPLIERS: [u64; 8] = const_table!(|i| if i < 4 { MANINO_A[i] } else { MANINO_B[i - 4] });
 
 /// Their high 32 bits.
-const MULTIPLIERS_HIGH: [u64; 8] = {
-    let mut out = [0; 8];
-    let mut i = 0;
-    while i < 8 {
-        out[i] = MULTIPLIERS[i] >> 32;
-        i += 1;
-    }
-    out
-};
+const MULTIPLIERS_HIGH: [u64; 8] = const_table!(|i| MULTIPLIERS[i] >> 32);
 
 /// AVX-512F multiplies 32 by 32 bits (`vpmuludq`); a 32-bit half times a 64-bit multiplier, mod
 /// 2^64, is `x * lo32(m) + (x * hi32(m) << 32)`. Eight such products, then their xor.
@@ -57,15 +40,7 @@ const ZOBRIST_KEYS: i64 = {
 };
 
 /// Byte `s` = `s`.
-const SQUARE_NUMBERS: [u8; 64] = {
-    let mut out = [0; 64];
-    let mut s = 0;
-    while s < 64 {
-        out[s] = s as u8;
-        s += 1;
-    }
-    out
-};
+const SQUARE_NUMBERS: [u8; 64] = const_table!(|s| s as u8);
 
 /// Empty squares add nothing (`ZOBRIST[0]` is zero), so only the occupied ones are looked up:
 /// `vptestmb` marks the non-zero codes of the mailbox, `vpcompressb` packs their codes and

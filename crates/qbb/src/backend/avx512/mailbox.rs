@@ -33,18 +33,14 @@ pub(super) fn transpose_lanes(rows: __m512i) -> __m512i {
 /// `vpermb` indices: in lane `r`, row `7 - p` is byte `r` of plane `p` (quad byte `8p + r`).
 /// Rows 0..3 would be planes 4..7, which do not exist: the write mask `0xF0` of each lane zeroes
 /// them, so the high nibble of every mailbox byte is 0.
-const MAILBOX_ROWS: [u8; 64] = {
-    let mut index = [0; 64];
-    let mut i = 0;
-    while i < 64 {
-        let (rank, row) = (i / 8, i % 8);
-        if row >= 4 {
-            index[i] = (8 * (7 - row) + rank) as u8;
-        }
-        i += 1;
+const MAILBOX_ROWS: [u8; 64] = const_table!(|i| {
+    let (rank, row) = (i / 8, i % 8);
+    if row >= 4 {
+        (8 * (7 - row) + rank) as u8
+    } else {
+        0
     }
-    index
-};
+});
 
 /// Four plane bytes per rank, transposed into eight file bytes per rank: byte `f` of lane `r`
 /// has plane `p`'s bit in bit `p`, because row `7 - p` is plane `p`.
@@ -72,28 +68,16 @@ pub(super) fn to_mailbox(quad: &Quad) -> Mailbox {
 
 // ANCHOR: from_mailbox
 /// `vpshufb` indices reversing the bytes of each 64-bit lane: file `f` becomes row `7 - f`.
-const REVERSED_ROWS: [u8; 64] = {
-    let mut index = [0; 64];
-    let mut i = 0;
-    while i < 64 {
-        let byte = i % 16; // vpshufb indexes within its 16-byte block
-        index[i] = ((byte & 8) + 7 - (byte & 7)) as u8;
-        i += 1;
-    }
-    index
-};
+const REVERSED_ROWS: [u8; 64] = const_table!(|i| {
+    let byte = i % 16; // vpshufb indexes within its 16-byte block
+    ((byte & 8) + 7 - (byte & 7)) as u8
+});
 
 /// `vpermb` indices gathering the planes: quad byte `8p + r` is byte `p` of lane `r`.
-const PLANE_BYTES: [u8; 64] = {
-    let mut index = [0; 64];
-    let mut i = 0;
-    while i < 32 {
-        let (plane, rank) = (i / 8, i % 8);
-        index[i] = (8 * rank + plane) as u8;
-        i += 1;
-    }
-    index
-};
+const PLANE_BYTES: [u8; 64] = const_table!(|i| {
+    let (plane, rank) = (i / 8, i % 8);
+    if i < 32 { (8 * rank + plane) as u8 } else { 0 }
+});
 
 /// Lane `r` holds the codes of rank `r`, file `f` in byte `7 - f`: its transpose has plane `p`'s
 /// byte `r` in byte `p` (bits 4..7 of the codes land in bytes 4..7, which are dropped).

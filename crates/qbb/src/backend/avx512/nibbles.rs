@@ -70,20 +70,11 @@ pub(super) fn nibble_avg(a: &NibbleBoard, b: &NibbleBoard) -> NibbleBoard {
 /// 64 and up): in lane `r`, row `7 - p` is byte `r` of plane `p` and row `3 - p` the same byte of
 /// the shifted plane `p`, so that the transpose puts the code of file `f` in the low nibble of
 /// byte `f` and the code of file `f + 1` in its high nibble.
-const NIBBLE_ROWS: [u8; 64] = {
-    let mut index = [0; 64];
-    let mut i = 0;
-    while i < 64 {
-        let (rank, bit) = (i / 8, 7 - i % 8);
-        index[i] = if bit < 4 {
-            8 * bit + rank
-        } else {
-            64 + 8 * (bit - 4) + rank
-        } as u8;
-        i += 1;
-    }
-    index
-};
+const NIBBLE_ROWS: [u8; 64] = const_table!(|i| {
+    let (rank, bit) = (i / 8, 7 - i % 8);
+    let plane_byte = if bit < 4 { 8 * bit } else { 64 + 8 * (bit - 4) };
+    (plane_byte + rank) as u8
+});
 
 /// The transpose makes 16-bit pairs of codes `(f, f + 1)` at every file; the even files' pairs
 /// are the board's bytes, and `vpmovwb` keeps exactly the low (even) byte of every 16-bit word.
@@ -101,16 +92,10 @@ pub(super) fn to_nibble_board(quad: &Quad) -> NibbleBoard {
 }
 
 /// `vpermb` indices: lane `r`, row `7 - f` = the board byte of square `(r, f)`, byte `4r + f / 2`.
-const NIBBLE_SPREAD: [u8; 64] = {
-    let mut index = [0; 64];
-    let mut i = 0;
-    while i < 64 {
-        let (rank, file) = (i / 8, 7 - i % 8);
-        index[i] = (4 * rank + file / 2) as u8;
-        i += 1;
-    }
-    index
-};
+const NIBBLE_SPREAD: [u8; 64] = const_table!(|i| {
+    let (rank, file) = (i / 8, 7 - i % 8);
+    (4 * rank + file / 2) as u8
+});
 
 /// The rows of the odd files (rows 6, 4, 2, 0 of every lane), which hold their code in the high
 /// nibble.

@@ -57,14 +57,10 @@ pub(super) fn piece_sets(quad: &Quad) -> PieceSets {
 /// of `codes[i]` is set and its complement where it is clear. ANDing the selections of several
 /// planes leaves the squares whose nibble agrees with `codes[i]` on those planes.
 pub(super) const fn minterm_operand(codes: [u8; 8], plane: u8) -> [u64; 8] {
-    let mut index = [0; 8];
-    let mut lane = 0;
-    while lane < 8 {
+    const_table!(|lane| {
         let complement = if codes[lane] >> plane & 1 == 1 { 0 } else { 8 };
-        index[lane] = (complement + plane) as u64;
-        lane += 1;
-    }
-    index
+        (complement + plane) as u64
+    })
 }
 
 /// Each lane's operand: one plane or its complement, as `index` says.

@@ -28,33 +28,15 @@ const DOWN: [Direction; 4] = [
 
 /// `per_direction[k]` repeated over the lanes of direction `k`.
 const fn direction_lanes<const N: usize>(per_direction: [u64; 4]) -> Simd<u64, N> {
-    let mut lanes = [0; N];
-    let mut i = 0;
-    while i < N {
-        lanes[i] = per_direction[i / (N / 4)];
-        i += 1;
-    }
-    Simd::from_array(lanes)
+    Simd::from_array(const_table!(|i| per_direction[i / (N / 4)]))
 }
 
 const fn steps(dirs: [Direction; 4]) -> [u64; 4] {
-    let mut out = [0; 4];
-    let mut k = 0;
-    while k < 4 {
-        out[k] = dirs[k].delta().unsigned_abs() as u64;
-        k += 1;
-    }
-    out
+    const_table!(|k| dirs[k].delta().unsigned_abs() as u64)
 }
 
 const fn wrap_masks(dirs: [Direction; 4]) -> [u64; 4] {
-    let mut out = [0; 4];
-    let mut k = 0;
-    while k < 4 {
-        out[k] = dirs[k].wrap_mask();
-        k += 1;
-    }
-    out
+    const_table!(|k| dirs[k].wrap_mask())
 }
 
 // ANCHOR: kogge_stone

@@ -28,15 +28,7 @@ pub(super) fn hash_manino(q: &Quad, state: u64) -> u64 {
 /// x86-64, Zen 3) it loads the keys lane by lane.
 #[inline]
 pub(super) fn hash_zobrist(q: &Quad) -> u64 {
-    const SQUARES: Simd<usize, 64> = {
-        let mut lanes = [0; 64];
-        let mut s = 0;
-        while s < 64 {
-            lanes[s] = s;
-            s += 1;
-        }
-        Simd::from_array(lanes)
-    };
+    const SQUARES: Simd<usize, 64> = Simd::from_array(const_table!(|s| s));
     let codes = (mailbox_lanes(q) & u8x64::splat(15)).cast::<usize>();
     let keys = Simd::gather_or_default(ZOBRIST.as_flattened(), (codes << 6) | SQUARES);
     keys.reduce_xor()

@@ -29,15 +29,7 @@ pub(super) fn piece_at(quad: &Quad, sq: Square) -> u8 {
 /// `UNIT[c]` is the quad holding code `c` on a1 and nothing else: lane `p` = bit `p` of `c`.
 /// Shifted left by `s` (one `psllq` per register, both lanes by the same count) it is the code on
 /// square `s`: the article's `fromTable` of aspects, 512 bytes instead of one entry per square.
-static UNIT: [Quad; 16] = {
-    let mut table = [Quad::EMPTY; 16];
-    let mut code = 0;
-    while code < 16 {
-        table[code] = Quad::nibble_at(Square::A1, code as u8);
-        code += 1;
-    }
-    table
-};
+static UNIT: [Quad; 16] = const_table!(Quad::EMPTY, |code| Quad::nibble_at(Square::A1, code as u8));
 
 /// The quad of `code & 15` on `sq`, as two registers.
 #[inline]

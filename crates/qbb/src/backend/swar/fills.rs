@@ -64,21 +64,12 @@ pub(super) fn along<const RAY: bool, const N: usize>(
     }
 }
 
-/// The eight directions written out, so that each is compiled with its own constant shifts.
+/// The eight directions written out by `Direction::map`, so that each is compiled with its own
+/// constant shifts.
 #[inline]
 pub(super) fn occluded_fills(generators: &Quad, empty: u64) -> [Quad; 8] {
-    let fill = |dir| Quad {
+    Direction::map(|dir| Quad {
         bb: along::<false, 4>(generators.bb, empty, dir),
-    };
-    [
-        fill(Direction::North),
-        fill(Direction::NorthEast),
-        fill(Direction::East),
-        fill(Direction::SouthEast),
-        fill(Direction::South),
-        fill(Direction::SouthWest),
-        fill(Direction::West),
-        fill(Direction::NorthWest),
-    ]
+    })
 }
 // ANCHOR_END: occluded_fills

@@ -1,0 +1,52 @@
+//! The command line of the hand-written bench harnesses (`perft`, `engine`, `wall`), which
+//! criterion does not run: `cargo bench -p qbb-benches --bench perft -- avx2 kiwipete` runs the
+//! rows whose names contain one of the words, and an environment variable sets the rounds.
+
+/// What the harness was asked to run.
+#[derive(Debug, Clone)]
+pub struct HarnessArgs {
+    /// The words given; empty runs everything.
+    pub filter: Vec<String>,
+    /// Rounds to run (each row keeps its best).
+    pub rounds: usize,
+}
+
+impl HarnessArgs {
+    /// The words after the harness's name, leaving out the flags cargo adds (`--bench`), and the
+    /// rounds from `rounds_var` if it holds a positive number, else `default_rounds`.
+    pub fn from_env(rounds_var: &str, default_rounds: usize) -> HarnessArgs {
+        HarnessArgs {
+            filter: std::env::args()
+                .skip(1)
+                .filter(|a| !a.starts_with('-'))
+                .collect(),
+            rounds: std::env::var(rounds_var)
+                .ok()
+                .and_then(|r| r.parse().ok())
+                .filter(|&r| r > 0)
+                .unwrap_or(default_rounds),
+        }
+    }
+
+    /// Whether a row with these names runs: no filter, or a word contained in one of them.
+    pub fn wants(&self, names: &[&str]) -> bool {
+        self.filter.is_empty()
+            || self
+                .filter
+                .iter()
+                .any(|word| names.iter().any(|name| name.contains(word.as_str())))
+    }
+}
+
+/// The CPU's model name from `/proc/cpuinfo`, for the heading of a harness's report.
+pub fn cpu_name() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|name| name.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string())
+}
