@@ -612,6 +612,87 @@ def results(report_dir):
     counts_source = f"reports/{machine_id}/instructions.json"
     for anchor, _row, probes in GROUPS:
         text = HEADER.format(source=f"`{source}` and `{counts_source}`")
+def perft_speed(p):
+    """(case, runner) -> Mnps, by thread CPU time where the bench reports it; and the key used."""
+    rows = p["results"]
+    key = "cpu_mnps" if all("cpu_mnps" in r for r in rows) else "mnps"
+    return {(r["case"], r["runner"]): r[key] for r in rows}, key
+
+
+def and_list(items):
+    items = list(items)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def ratio_range(values):
+    """'a to b' with two decimals, as the perft table prints its ratios; one value if they agree."""
+    lo, hi = f"{min(values):.2f}", f"{max(values):.2f}"
+    return lo if lo == hi else f"{lo} to {hi}"
+
+
+def perft_margins(p, path, machine_id):
+    """The engine's fastest backend against the two crates, in one sentence per counting mode."""
+    speed, _key = perft_speed(p)
+    cases = list(dict.fromkeys(r["case"] for r in p["results"]))
+    engines = [r for r in dict.fromkeys(r["runner"] for r in p["results"])
+               if r.startswith("qbb-engine ") and "(" not in r]
+    bulk = [c for c in cases if c.endswith(" bulk") and not c.endswith("no-bulk")]
+    no_bulk = [c for c in cases if c.endswith("no-bulk")]
+    if not bulk or not no_bulk or not engines:
+        raise SystemExit(f"generate: {path} lacks bulk or no-bulk cases of qbb-engine")
+    best = max(engines, key=lambda e: min(speed[(c, e)] for c in bulk))
+    backend = best.removeprefix("qbb-engine ")
+
+    def against(peer, group):
+        return ratio_range([speed[(c, best)] / speed[(c, peer)] for c in group])
+
+    text = HEADER.format(source=f"`reports/{machine_id}/{path.name}`")
+    text += (
+        f"With bulk counting, the engine on its {backend} backend, its fastest here, counts "
+        f"{against('cozy-chess', bulk)} times as many nodes per second as cozy-chess and "
+        f"{against('shakmaty', bulk)} times as many as shakmaty in the same run. Without bulk "
+        f"counting the margin is {against('cozy-chess', no_bulk)} times over cozy-chess and "
+        f"{against('shakmaty', no_bulk)} times over shakmaty.\n"
+    )
+    return text
+
+
+def perft_attacks_table(p, path, machine_id):
+    """The engine with its own attack tables against the same engine taking every slider attack,
+    check and pin from the backend's set-wise routines (`--attacks backend`)."""
+    speed, key = perft_speed(p)
+    cases = list(dict.fromkeys(r["case"] for r in p["results"]))
+    runners = list(dict.fromkeys(r["runner"] for r in p["results"]))
+    backends = [r.removeprefix("qbb-engine ") for r in runners
+                if r.startswith("qbb-engine ") and "(" not in r
+                and f"{r} (backend attacks)" in runners]
+    if not backends:
+        raise SystemExit(f"generate: {path} has no `(backend attacks)` rows of qbb-engine")
+    text = HEADER.format(source=f"`reports/{machine_id}/{path.name}`")
+    text += "| case | backend | tables (Mnps) | backend routines (Mnps) | routines / tables |\n"
+    text += "| --- | --- | ---: | ---: | ---: |\n"
+    ratios = {}
+    for case in cases:
+        for b in backends:
+            tables = speed[(case, f"qbb-engine {b}")]
+            routines = speed[(case, f"qbb-engine {b} (backend attacks)")]
+            ratios.setdefault(case.endswith("no-bulk"), {}).setdefault(b, []).append(routines / tables)
+            text += f"| {case} | {b} | {tables:.1f} | {routines:.1f} | {routines / tables:.2f} |\n"
+    bulk = ratios.get(False, {})
+    scalar = bulk.get("scalar", [])
+    others = [r for b, rs in bulk.items() if b != "scalar" for r in rs]
+    text += (
+        f"\nThe same run as the table above (`reports/{machine_id}/{path.name}`), Mnps"
+        + (" of thread CPU time" if key == "cpu_mnps" else "")
+        + ". With bulk counting the routines reach "
+        + (f"{ratio_range(others)} of the tables' speed on "
+           + and_list(b for b in bulk if b != "scalar") if others else "")
+        + (f"{' and ' if others else ''}{ratio_range(scalar)} on scalar" if scalar else "")
+        + ".\n"
+    )
+    return text
+
+
         for probe in probes:
             for bench in (routine_id(probe), routine_id(probe) + "-latency"):
                 if bench not in by_bench:
@@ -702,7 +783,10 @@ def results(report_dir):
     write(out / "dispatch.md", dispatch_table(dispatch, dispatch_file))
     write(out / "wall.md", wall_table(dispatch, dispatch_file))
     perft_file = report_dir / "perft.json"
-    write(out / "perft.md", perft_table(required_json(perft_file, measure), perft_file, machine_id))
+    perft = required_json(perft_file, measure)
+    write(out / "perft.md", perft_table(perft, perft_file, machine_id))
+    write(out / "perft-margins.md", perft_margins(perft, perft_file, machine_id))
+    write(out / "perft-attacks.md", perft_attacks_table(perft, perft_file, machine_id))
 
     # The charts, as the lab drew them.
     charts = OUT / "charts"
