@@ -384,21 +384,41 @@ def format_fraction(r):
     return f"{rounded:.{1 - math.floor(math.log10(rounded))}f}"
 
 
-def not_measured(backend, report):
-    """Why a backend has no row in the report, in the report's own terms."""
-    machine = report["machine"]
-    needs = {
-        "sse2": ["sse2", "ssse3", "sse4.1", "sse4.2", "popcnt"],
-        "avx2": ["avx2", "bmi1", "bmi2", "lzcnt", "popcnt"],
-        "avx512": ["avx512f", "avx512bw", "avx512vl", "avx512vbmi", "avx512vbmi2", "gfni",
-                   "avx512vpopcntdq", "avx512bitalg"],
-    }.get(backend, [])
-    missing = [f for f in needs if f in machine.get("missing_features", [])]
+# The features each backend needs, as the report's machine lists the ones it lacks.
+NEEDS = {
+    "sse2": ["sse2", "ssse3", "sse4.1", "sse4.2", "popcnt"],
+    "avx2": ["avx2", "bmi1", "bmi2", "lzcnt", "popcnt"],
+    "avx512": ["avx512f", "avx512bw", "avx512vl", "avx512vbmi", "avx512vbmi2", "gfni",
+               "avx512vpopcntdq", "avx512bitalg"],
+}
+
+
+def missing_features(backend, report):
+    lacks = report["machine"].get("missing_features", [])
+    return [f for f in NEEDS.get(backend, []) if f in lacks]
+
+
+def not_measured(backend, report, short=False):
+    """Why a backend has no row in the report, in the report's own terms: in full, or (short) in a
+    few words for the line under each table."""
+    missing = missing_features(backend, report)
     if missing:
-        return f"not measured: this CPU lacks {', '.join(missing)}"
+        if short:
+            more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+            return f"not run on this CPU (it lacks {missing[0]}{more} of the features the backend needs)"
+        return f"not run: this CPU lacks {', '.join(missing)}"
     if backend == "portable":
-        return "not measured: the report's lab was built without the `portable-simd` feature"
+        if short:
+            return "not built into the lab that measured (nightly `portable-simd`)"
+        return "not run: the report's lab was built without the `portable-simd` feature"
     return "not measured in this report"
+
+
+def unmeasured_line(backends, report):
+    """One short line for the backends a table leaves out, instead of a row of empty cells each."""
+    if not backends:
+        return ""
+    return "*" + "; ".join(f"{b}: {not_measured(b, report, short=True)}" for b in backends) + ".*\n"
 
 
 def instruction_cells(count):
@@ -423,10 +443,11 @@ def benchmark_table(rows, report, counts):
         "instructions per call | instructions vs scalar | code |\n"
     )
     text += "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n"
+    absent, reasons = [], []
     for backend in BACKENDS:
         r = by_backend.get(backend)
         if r is None:
-            text += f"| {backend} | | | | | | {not_measured(backend, report)} |\n"
+            absent.append(backend)
             continue
         median = format_ns(r["ns_per_op"])
         if backend == best:
@@ -436,9 +457,18 @@ def benchmark_table(rows, report, counts):
         speedup = "1 (reference)" if backend == "scalar" else (
             f"{format_ratio(speedup)}×" if speedup else ""
         )
-        support = r["support"].replace("inherited: from ", "inherited from ")
+        support = r["support"]
+        inherited = re.fullmatch(r"inherited: from (\w+) \((.*)\)", support)
+        if inherited:
+            # The reason goes under the table: in the cell it makes the row many lines tall.
+            support = f"inherited from {inherited.group(1)}"
+            reasons.append(f"{backend} runs {inherited.group(1)}'s code ({inherited.group(2)})")
         instructions = instruction_cells(counts.get(backend))
         text += f"| {backend} | {median} | {spread} | {speedup} | {instructions} | {support} |\n"
+    # One short paragraph under the table: the inherited rows' reasons, the backends left out.
+    notes = "".join(f"*{reason}.*\n" for reason in reasons) + unmeasured_line(absent, report)
+    if notes:
+        text += "\n" + notes
     return text
 
 
@@ -582,36 +612,6 @@ def perft_table(p, path, machine_id):
     return text
 
 
-def required_json(path, made_by):
-    """A measurement file of the report, or a stop that says which command writes it."""
-    if not path.exists():
-        raise SystemExit(f"generate: {path} is missing: run {made_by}")
-    return json.loads(path.read_text())
-
-
-def results(report_dir):
-    report_dir = Path(report_dir)
-    report = json.loads((report_dir / "results.json").read_text())
-    rows = report["results"]
-    machine_id = report["machine"]["id"]
-    source = f"reports/{machine_id}/results.json"
-    out = OUT / "results"
-    by_bench = {}
-    for r in rows:
-        by_bench.setdefault(r["benchmark"], []).append(r)
-
-    # The instruction counts of the same benchmarks (callgrind), beside the times.
-    counts = required_json(
-        report_dir / "instructions.json",
-        "the callgrind bench and `qbb instructions` (reports/README.md says how)",
-    )
-    counts_by_bench = {}
-    for c in counts["results"]:
-        counts_by_bench.setdefault(c["benchmark"], {})[c["backend"]] = c
-
-    counts_source = f"reports/{machine_id}/instructions.json"
-    for anchor, _row, probes in GROUPS:
-        text = HEADER.format(source=f"`{source}` and `{counts_source}`")
 def perft_speed(p):
     """(case, runner) -> Mnps, by thread CPU time where the bench reports it; and the key used."""
     rows = p["results"]
@@ -693,6 +693,36 @@ def perft_attacks_table(p, path, machine_id):
     return text
 
 
+def required_json(path, made_by):
+    """A measurement file of the report, or a stop that says which command writes it."""
+    if not path.exists():
+        raise SystemExit(f"generate: {path} is missing: run {made_by}")
+    return json.loads(path.read_text())
+
+
+def results(report_dir):
+    report_dir = Path(report_dir)
+    report = json.loads((report_dir / "results.json").read_text())
+    rows = report["results"]
+    machine_id = report["machine"]["id"]
+    source = f"reports/{machine_id}/results.json"
+    out = OUT / "results"
+    by_bench = {}
+    for r in rows:
+        by_bench.setdefault(r["benchmark"], []).append(r)
+
+    # The instruction counts of the same benchmarks (callgrind), beside the times.
+    counts = required_json(
+        report_dir / "instructions.json",
+        "the callgrind bench and `qbb instructions` (reports/README.md says how)",
+    )
+    counts_by_bench = {}
+    for c in counts["results"]:
+        counts_by_bench.setdefault(c["benchmark"], {})[c["backend"]] = c
+
+    counts_source = f"reports/{machine_id}/instructions.json"
+    for anchor, _row, probes in GROUPS:
+        text = HEADER.format(source=f"`{source}` and `{counts_source}`")
         for probe in probes:
             for bench in (routine_id(probe), routine_id(probe) + "-latency"):
                 if bench not in by_bench:
@@ -703,8 +733,20 @@ def perft_attacks_table(p, path, machine_id):
                 text += f"**`{bench}`** ({kind}, nanoseconds per call):\n\n"
                 text += benchmark_table(by_bench[bench], report, counts_by_bench.get(bench, {}))
                 text += "\n"
-        text += machine_line(report) + "\n\n" + instructions_line(counts) + "\n"
-        write(out / f"{anchor}.md", text)
+        write(out / f"{anchor}.md", text.rstrip("\n") + "\n")
+
+    # Where the tables above come from: once per chapter, which includes it after its last table.
+    text = HEADER.format(source=f"`{source}` and `{counts_source}`")
+    text += "**Where these numbers come from.** " + machine_line(report) + "\n\n"
+    text += instructions_line(counts) + "\n"
+    measured = {r["backend"] for r in rows}
+    absent = [b for b in BACKENDS if b not in measured]
+    if absent:
+        text += "\n" + " ".join(
+            f"The {b} backend has no row: {not_measured(b, report).removeprefix('not run: ')}."
+            for b in absent
+        ) + "\n"
+    write(out / "provenance.md", text)
 
     # The conversions between representations, for the chapter that compares them.
     conversions = [
@@ -754,7 +796,7 @@ def perft_attacks_table(p, path, machine_id):
     text += (
         "\nSpeed-up over the scalar reference (scalar's median divided by the backend's); the "
         "fastest backend of each row in bold; † marks a backend that runs another tier's code for "
-        "that routine.\n\n" + machine_line(report) + "\n"
+        "that routine. The machine and the run are described at the top of this page.\n"
     )
     write(out / "overview.md", text)
 
