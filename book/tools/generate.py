@@ -384,21 +384,41 @@ def format_fraction(r):
     return f"{rounded:.{1 - math.floor(math.log10(rounded))}f}"
 
 
-def not_measured(backend, report):
-    """Why a backend has no row in the report, in the report's own terms."""
-    machine = report["machine"]
-    needs = {
-        "sse2": ["sse2", "ssse3", "sse4.1", "sse4.2", "popcnt"],
-        "avx2": ["avx2", "bmi1", "bmi2", "lzcnt", "popcnt"],
-        "avx512": ["avx512f", "avx512bw", "avx512vl", "avx512vbmi", "avx512vbmi2", "gfni",
-                   "avx512vpopcntdq", "avx512bitalg"],
-    }.get(backend, [])
-    missing = [f for f in needs if f in machine.get("missing_features", [])]
+# The features each backend needs, as the report's machine lists the ones it lacks.
+NEEDS = {
+    "sse2": ["sse2", "ssse3", "sse4.1", "sse4.2", "popcnt"],
+    "avx2": ["avx2", "bmi1", "bmi2", "lzcnt", "popcnt"],
+    "avx512": ["avx512f", "avx512bw", "avx512vl", "avx512vbmi", "avx512vbmi2", "gfni",
+               "avx512vpopcntdq", "avx512bitalg"],
+}
+
+
+def missing_features(backend, report):
+    lacks = report["machine"].get("missing_features", [])
+    return [f for f in NEEDS.get(backend, []) if f in lacks]
+
+
+def not_measured(backend, report, short=False):
+    """Why a backend has no row in the report, in the report's own terms: in full, or (short) in a
+    few words for the line under each table."""
+    missing = missing_features(backend, report)
     if missing:
-        return f"not measured: this CPU lacks {', '.join(missing)}"
+        if short:
+            more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+            return f"not run on this CPU (it lacks {missing[0]}{more} of the features the backend needs)"
+        return f"not run: this CPU lacks {', '.join(missing)}"
     if backend == "portable":
-        return "not measured: the report's lab was built without the `portable-simd` feature"
+        if short:
+            return "not built into the lab that measured (nightly `portable-simd`)"
+        return "not run: the report's lab was built without the `portable-simd` feature"
     return "not measured in this report"
+
+
+def unmeasured_line(backends, report):
+    """One short line for the backends a table leaves out, instead of a row of empty cells each."""
+    if not backends:
+        return ""
+    return "*" + "; ".join(f"{b}: {not_measured(b, report, short=True)}" for b in backends) + ".*\n"
 
 
 def instruction_cells(count):
@@ -423,10 +443,11 @@ def benchmark_table(rows, report, counts):
         "instructions per call | instructions vs scalar | code |\n"
     )
     text += "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n"
+    absent, reasons = [], []
     for backend in BACKENDS:
         r = by_backend.get(backend)
         if r is None:
-            text += f"| {backend} | | | | | | {not_measured(backend, report)} |\n"
+            absent.append(backend)
             continue
         median = format_ns(r["ns_per_op"])
         if backend == best:
@@ -436,9 +457,18 @@ def benchmark_table(rows, report, counts):
         speedup = "1 (reference)" if backend == "scalar" else (
             f"{format_ratio(speedup)}×" if speedup else ""
         )
-        support = r["support"].replace("inherited: from ", "inherited from ")
+        support = r["support"]
+        inherited = re.fullmatch(r"inherited: from (\w+) \((.*)\)", support)
+        if inherited:
+            # The reason goes under the table: in the cell it makes the row many lines tall.
+            support = f"inherited from {inherited.group(1)}"
+            reasons.append(f"{backend} runs {inherited.group(1)}'s code ({inherited.group(2)})")
         instructions = instruction_cells(counts.get(backend))
         text += f"| {backend} | {median} | {spread} | {speedup} | {instructions} | {support} |\n"
+    # One short paragraph under the table: the inherited rows' reasons, the backends left out.
+    notes = "".join(f"*{reason}.*\n" for reason in reasons) + unmeasured_line(absent, report)
+    if notes:
+        text += "\n" + notes
     return text
 
 
@@ -582,6 +612,87 @@ def perft_table(p, path, machine_id):
     return text
 
 
+def perft_speed(p):
+    """(case, runner) -> Mnps, by thread CPU time where the bench reports it; and the key used."""
+    rows = p["results"]
+    key = "cpu_mnps" if all("cpu_mnps" in r for r in rows) else "mnps"
+    return {(r["case"], r["runner"]): r[key] for r in rows}, key
+
+
+def and_list(items):
+    items = list(items)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def ratio_range(values):
+    """'a to b' with two decimals, as the perft table prints its ratios; one value if they agree."""
+    lo, hi = f"{min(values):.2f}", f"{max(values):.2f}"
+    return lo if lo == hi else f"{lo} to {hi}"
+
+
+def perft_margins(p, path, machine_id):
+    """The engine's fastest backend against the two crates, in one sentence per counting mode."""
+    speed, _key = perft_speed(p)
+    cases = list(dict.fromkeys(r["case"] for r in p["results"]))
+    engines = [r for r in dict.fromkeys(r["runner"] for r in p["results"])
+               if r.startswith("qbb-engine ") and "(" not in r]
+    bulk = [c for c in cases if c.endswith(" bulk") and not c.endswith("no-bulk")]
+    no_bulk = [c for c in cases if c.endswith("no-bulk")]
+    if not bulk or not no_bulk or not engines:
+        raise SystemExit(f"generate: {path} lacks bulk or no-bulk cases of qbb-engine")
+    best = max(engines, key=lambda e: min(speed[(c, e)] for c in bulk))
+    backend = best.removeprefix("qbb-engine ")
+
+    def against(peer, group):
+        return ratio_range([speed[(c, best)] / speed[(c, peer)] for c in group])
+
+    text = HEADER.format(source=f"`reports/{machine_id}/{path.name}`")
+    text += (
+        f"With bulk counting, the engine on its {backend} backend, its fastest here, counts "
+        f"{against('cozy-chess', bulk)} times as many nodes per second as cozy-chess and "
+        f"{against('shakmaty', bulk)} times as many as shakmaty in the same run. Without bulk "
+        f"counting the margin is {against('cozy-chess', no_bulk)} times over cozy-chess and "
+        f"{against('shakmaty', no_bulk)} times over shakmaty.\n"
+    )
+    return text
+
+
+def perft_attacks_table(p, path, machine_id):
+    """The engine with its own attack tables against the same engine taking every slider attack,
+    check and pin from the backend's set-wise routines (`--attacks backend`)."""
+    speed, key = perft_speed(p)
+    cases = list(dict.fromkeys(r["case"] for r in p["results"]))
+    runners = list(dict.fromkeys(r["runner"] for r in p["results"]))
+    backends = [r.removeprefix("qbb-engine ") for r in runners
+                if r.startswith("qbb-engine ") and "(" not in r
+                and f"{r} (backend attacks)" in runners]
+    if not backends:
+        raise SystemExit(f"generate: {path} has no `(backend attacks)` rows of qbb-engine")
+    text = HEADER.format(source=f"`reports/{machine_id}/{path.name}`")
+    text += "| case | backend | tables (Mnps) | backend routines (Mnps) | routines / tables |\n"
+    text += "| --- | --- | ---: | ---: | ---: |\n"
+    ratios = {}
+    for case in cases:
+        for b in backends:
+            tables = speed[(case, f"qbb-engine {b}")]
+            routines = speed[(case, f"qbb-engine {b} (backend attacks)")]
+            ratios.setdefault(case.endswith("no-bulk"), {}).setdefault(b, []).append(routines / tables)
+            text += f"| {case} | {b} | {tables:.1f} | {routines:.1f} | {routines / tables:.2f} |\n"
+    bulk = ratios.get(False, {})
+    scalar = bulk.get("scalar", [])
+    others = [r for b, rs in bulk.items() if b != "scalar" for r in rs]
+    text += (
+        f"\nThe same run as the table above (`reports/{machine_id}/{path.name}`), Mnps"
+        + (" of thread CPU time" if key == "cpu_mnps" else "")
+        + ". With bulk counting the routines reach "
+        + (f"{ratio_range(others)} of the tables' speed on "
+           + and_list(b for b in bulk if b != "scalar") if others else "")
+        + (f"{' and ' if others else ''}{ratio_range(scalar)} on scalar" if scalar else "")
+        + ".\n"
+    )
+    return text
+
+
 def required_json(path, made_by):
     """A measurement file of the report, or a stop that says which command writes it."""
     if not path.exists():
@@ -622,8 +733,20 @@ def results(report_dir):
                 text += f"**`{bench}`** ({kind}, nanoseconds per call):\n\n"
                 text += benchmark_table(by_bench[bench], report, counts_by_bench.get(bench, {}))
                 text += "\n"
-        text += machine_line(report) + "\n\n" + instructions_line(counts) + "\n"
-        write(out / f"{anchor}.md", text)
+        write(out / f"{anchor}.md", text.rstrip("\n") + "\n")
+
+    # Where the tables above come from: once per chapter, which includes it after its last table.
+    text = HEADER.format(source=f"`{source}` and `{counts_source}`")
+    text += "**Where these numbers come from.** " + machine_line(report) + "\n\n"
+    text += instructions_line(counts) + "\n"
+    measured = {r["backend"] for r in rows}
+    absent = [b for b in BACKENDS if b not in measured]
+    if absent:
+        text += "\n" + " ".join(
+            f"The {b} backend has no row: {not_measured(b, report).removeprefix('not run: ')}."
+            for b in absent
+        ) + "\n"
+    write(out / "provenance.md", text)
 
     # The conversions between representations, for the chapter that compares them.
     conversions = [
@@ -673,7 +796,7 @@ def results(report_dir):
     text += (
         "\nSpeed-up over the scalar reference (scalar's median divided by the backend's); the "
         "fastest backend of each row in bold; † marks a backend that runs another tier's code for "
-        "that routine.\n\n" + machine_line(report) + "\n"
+        "that routine. The machine and the run are described at the top of this page.\n"
     )
     write(out / "overview.md", text)
 
@@ -702,7 +825,10 @@ def results(report_dir):
     write(out / "dispatch.md", dispatch_table(dispatch, dispatch_file))
     write(out / "wall.md", wall_table(dispatch, dispatch_file))
     perft_file = report_dir / "perft.json"
-    write(out / "perft.md", perft_table(required_json(perft_file, measure), perft_file, machine_id))
+    perft = required_json(perft_file, measure)
+    write(out / "perft.md", perft_table(perft, perft_file, machine_id))
+    write(out / "perft-margins.md", perft_margins(perft, perft_file, machine_id))
+    write(out / "perft-attacks.md", perft_attacks_table(perft, perft_file, machine_id))
 
     # The charts, as the lab drew them.
     charts = OUT / "charts"
