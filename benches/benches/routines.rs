@@ -1,5 +1,6 @@
 //! Every routine on every backend this CPU runs, with criterion: one group per benchmark (the
-//! routine's id, or `<id>-latency`), one function per backend. One iteration is one pass over the
+//! routine's id, or `<id>-latency`), one function per implementation (each backend, and the
+//! baselines `scalar-v3` and `swar-v3`: scalar and SWAR compiled for x86-64-v3). One iteration is one pass over the
 //! 1024 positions of the corpus, so criterion's throughput line reads in calls per second and
 //! `qbb report` divides its times by the pass size.
 //!
@@ -12,21 +13,21 @@
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use qbb_benches::{ALL, Corpus, available_backends};
+use qbb_benches::{ALL, Corpus, available_implementations};
 
 fn routines(c: &mut Criterion) {
     let corpus = Corpus::standard();
-    let backends = available_backends();
+    let implementations = available_implementations();
     for bench in &ALL {
         let mut group = c.benchmark_group(bench.id());
         group.throughput(Throughput::Elements(corpus.len() as u64));
-        for &kind in &backends {
-            group.bench_function(kind.name(), |b| {
+        for &on in &implementations {
+            group.bench_function(on.name(), |b| {
                 b.iter_custom(|rounds| {
                     let start = Instant::now();
                     bench
-                        .run(kind, &corpus, rounds)
-                        .unwrap_or_else(|e| panic!("{bench} on {kind}: {e}"));
+                        .run(on, &corpus, rounds)
+                        .unwrap_or_else(|e| panic!("{bench} on {on}: {e}"));
                     start.elapsed()
                 })
             });

@@ -7,7 +7,8 @@ use std::str::FromStr;
 use qbb::{BackendError, BackendKind, Routine};
 
 use crate::corpus::Corpus;
-use crate::kernels::{self, Kernel};
+use crate::implementation::Implementation;
+use crate::kernels;
 
 /// What a benchmark measures.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -88,16 +89,23 @@ impl Bench {
         }
     }
 
-    /// Runs `rounds` passes over `corpus` on backend `kind`: `rounds * corpus.len()` calls. The
-    /// one dispatch happens here, outside the timed loop.
-    pub fn run(self, kind: BackendKind, corpus: &Corpus, rounds: u64) -> Result<(), BackendError> {
+    /// Runs `rounds` passes over `corpus` on an implementation (a backend, or a raised
+    /// baseline): `rounds * corpus.len()` calls. The one dispatch happens here, outside the timed
+    /// loop.
+    pub fn run(
+        self,
+        on: impl Into<Implementation>,
+        corpus: &Corpus,
+        rounds: u64,
+    ) -> Result<(), BackendError> {
+        let on = on.into();
         match self.measure {
             Measure::Throughput => {
-                qbb::for_each_routine!(throughput, self.routine, kind, corpus, rounds)
+                qbb::for_each_routine!(throughput, self.routine, on, corpus, rounds)
             }
             Measure::Latency => match self.routine {
-                Routine::PieceAt => on::<kernels::PieceAtLatency>(kind, corpus, rounds),
-                Routine::Flip => on::<kernels::FlipLatency>(kind, corpus, rounds),
+                Routine::PieceAt => on.run::<kernels::PieceAtLatency>(corpus, rounds),
+                Routine::Flip => on.run::<kernels::FlipLatency>(corpus, rounds),
                 _ => unreachable!("`Bench::latency` is private to `ALL`"),
             },
         }
@@ -106,20 +114,15 @@ impl Bench {
 
 /// The throughput kernel of each routine: `kernels::<Variant>`, from the catalogue's table.
 macro_rules! throughput {
-    ([$routine:expr, $kind:expr, $corpus:expr, $rounds:expr]
+    ([$routine:expr, $on:expr, $corpus:expr, $rounds:expr]
      $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
         $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
         match $routine {
-            $( Routine::$variant => on::<kernels::$variant>($kind, $corpus, $rounds), )*
+            $( Routine::$variant => $on.run::<kernels::$variant>($corpus, $rounds), )*
         }
     };
 }
 use throughput;
-
-/// Runs kernel `K` on backend `kind` inside its target-feature region.
-fn on<K: Kernel>(kind: BackendKind, corpus: &Corpus, rounds: u64) -> Result<(), BackendError> {
-    qbb::with_backend!(kind, |b| K::run(b, corpus, rounds))
-}
 
 impl fmt::Display for Bench {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -153,6 +156,19 @@ pub fn available_backends() -> Vec<BackendKind> {
         .collect()
 }
 
+/// What `qbb compare` and `cargo bench` time on this CPU: the baseline candidates (scalar and
+/// SWAR, also raised to x86-64-v3), then the other backends, weakest first.
+pub fn available_implementations() -> Vec<Implementation> {
+    let mut all = Implementation::baselines();
+    all.extend(
+        available_backends()
+            .into_iter()
+            .map(Implementation::native)
+            .filter(|i| !i.is_baseline_candidate()),
+    );
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,12 +200,12 @@ mod tests {
     }
 
     #[test]
-    fn every_benchmark_runs_on_every_available_backend() {
+    fn every_benchmark_runs_on_every_available_implementation() {
         let corpus = Corpus::from_positions(&crate::corpus::standard_positions()[..64]);
-        for kind in available_backends() {
+        for on in available_implementations() {
             for b in &ALL {
-                b.run(kind, &corpus, 2)
-                    .unwrap_or_else(|e| panic!("{b} on {kind}: {e}"));
+                b.run(on, &corpus, 2)
+                    .unwrap_or_else(|e| panic!("{b} on {on}: {e}"));
             }
         }
     }

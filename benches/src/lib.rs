@@ -6,16 +6,22 @@
 //! - [`kernels`]: the timed loops, generic over the backend;
 //! - [`bench`]: the list of benchmarks and the one dispatch onto a backend;
 //! - [`measure`]: the quick timer of `qbb compare`;
+//! - [`implementation`]: what a timing runs: a backend, or a scalar-class baseline raised to
+//!   x86-64-v3;
+//! - [`clock`]: the core clock, timed with a chain of dependent additions;
 //! - [`build_info`]: the compiler and flags that built them;
 //! - [`harness`]: the command line of the hand-written harnesses (perft, engine, wall).
 
 pub mod bench;
 pub mod build_info;
+pub mod clock;
 pub mod corpus;
 pub mod harness;
+pub mod implementation;
 pub mod kernels;
 pub mod measure;
 
-pub use bench::{ALL, Bench, Measure, available_backends};
+pub use bench::{ALL, Bench, Measure, available_backends, available_implementations};
 pub use corpus::Corpus;
+pub use implementation::Implementation;
 pub use measure::{Measurement, Plan};

@@ -7,10 +7,11 @@
 
 use std::time::{Duration, Instant};
 
-use qbb::{BackendError, BackendKind};
+use qbb::BackendError;
 
 use crate::bench::Bench;
 use crate::corpus::Corpus;
+use crate::implementation::Implementation;
 
 /// How long to measure each benchmark on each backend.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -38,17 +39,17 @@ impl Plan {
         sample_time: Duration::from_millis(20),
     };
 
-    /// The time one benchmark takes on `backends` backends, roughly.
-    pub fn estimate(&self, backends: usize) -> Duration {
-        (self.warm_up + self.sample_time * self.samples as u32) * backends as u32
+    /// The time one benchmark takes on `implementations` implementations, roughly.
+    pub fn estimate(&self, implementations: usize) -> Duration {
+        (self.warm_up + self.sample_time * self.samples as u32) * implementations as u32
     }
 }
 
-/// The samples of one benchmark on one backend.
+/// The samples of one benchmark on one implementation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measurement {
     pub bench: Bench,
-    pub backend: BackendKind,
+    pub implementation: Implementation,
     /// Calls per sample.
     pub calls_per_sample: u64,
     /// Nanoseconds per call of each sample, sorted.
@@ -75,34 +76,34 @@ impl Measurement {
     }
 }
 
-/// Measures `bench` on each of `backends` (each must be available) following `plan`.
+/// Measures `bench` on each of `implementations` (each must be available) following `plan`.
 pub fn measure(
     bench: Bench,
-    backends: &[BackendKind],
+    implementations: &[Implementation],
     corpus: &Corpus,
     plan: &Plan,
 ) -> Result<Vec<Measurement>, BackendError> {
     let calls_per_round = corpus.len().max(1) as u64;
-    let mut rounds = Vec::with_capacity(backends.len());
-    for &kind in backends {
-        rounds.push(calibrate(bench, kind, corpus, plan)?);
+    let mut rounds = Vec::with_capacity(implementations.len());
+    for &on in implementations {
+        rounds.push(calibrate(bench, on, corpus, plan)?);
     }
-    let mut samples = vec![Vec::with_capacity(plan.samples); backends.len()];
+    let mut samples = vec![Vec::with_capacity(plan.samples); implementations.len()];
     for _ in 0..plan.samples.max(1) {
-        for (i, &kind) in backends.iter().enumerate() {
-            let elapsed = time(bench, kind, corpus, rounds[i])?;
+        for (i, &on) in implementations.iter().enumerate() {
+            let elapsed = time(bench, on, corpus, rounds[i])?;
             samples[i].push(elapsed.as_secs_f64() * 1e9 / (rounds[i] * calls_per_round) as f64);
         }
     }
-    Ok(backends
+    Ok(implementations
         .iter()
         .zip(rounds)
         .zip(samples)
-        .map(|((&backend, rounds), mut ns_per_call)| {
+        .map(|((&implementation, rounds), mut ns_per_call)| {
             ns_per_call.sort_by(f64::total_cmp);
             Measurement {
                 bench,
-                backend,
+                implementation,
                 calls_per_sample: rounds * calls_per_round,
                 ns_per_call,
             }
@@ -114,16 +115,16 @@ pub fn measure(
 /// that fill one sample.
 fn calibrate(
     bench: Bench,
-    kind: BackendKind,
+    on: Implementation,
     corpus: &Corpus,
     plan: &Plan,
 ) -> Result<u64, BackendError> {
     let start = Instant::now();
     let mut rounds = 1u64;
-    let mut per_round = time(bench, kind, corpus, rounds)?;
+    let mut per_round = time(bench, on, corpus, rounds)?;
     while start.elapsed() < plan.warm_up {
         rounds = rounds.saturating_mul(2);
-        per_round = time(bench, kind, corpus, rounds)? / rounds.min(u64::from(u32::MAX)) as u32;
+        per_round = time(bench, on, corpus, rounds)? / rounds.min(u64::from(u32::MAX)) as u32;
     }
     let per_round = per_round.as_secs_f64().max(1e-9);
     Ok(((plan.sample_time.as_secs_f64() / per_round).ceil() as u64).max(1))
@@ -131,12 +132,12 @@ fn calibrate(
 
 fn time(
     bench: Bench,
-    kind: BackendKind,
+    on: Implementation,
     corpus: &Corpus,
     rounds: u64,
 ) -> Result<Duration, BackendError> {
     let start = Instant::now();
-    bench.run(kind, corpus, rounds)?;
+    bench.run(on, corpus, rounds)?;
     Ok(start.elapsed())
 }
 
@@ -145,6 +146,7 @@ mod tests {
     use super::*;
     use crate::bench::ALL;
     use crate::corpus::standard_positions;
+    use qbb::BackendKind;
 
     #[test]
     fn a_measurement_has_its_samples_sorted_and_positive() {
@@ -154,11 +156,11 @@ mod tests {
             samples: 5,
             sample_time: Duration::from_millis(1),
         };
-        let backends = [BackendKind::Scalar, BackendKind::Swar];
-        let m = measure(ALL[3], &backends, &corpus, &plan).unwrap();
+        let on = [BackendKind::Scalar, BackendKind::Swar].map(Implementation::native);
+        let m = measure(ALL[3], &on, &corpus, &plan).unwrap();
         assert_eq!(m.len(), 2);
-        for (m, kind) in m.iter().zip(backends) {
-            assert_eq!(m.backend, kind);
+        for (m, on) in m.iter().zip(on) {
+            assert_eq!(m.implementation, on);
             assert_eq!(m.ns_per_call.len(), 5);
             assert!(m.ns_per_call.is_sorted());
             assert!(m.min() > 0.0 && m.min() <= m.median() && m.median() <= m.max());
@@ -170,7 +172,7 @@ mod tests {
     fn the_median_of_an_even_count_is_the_middle_mean() {
         let m = Measurement {
             bench: ALL[0],
-            backend: BackendKind::Scalar,
+            implementation: Implementation::native(qbb::BackendKind::Scalar),
             calls_per_sample: 1,
             ns_per_call: vec![1.0, 2.0, 4.0, 10.0],
         };

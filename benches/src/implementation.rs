@@ -1,0 +1,182 @@
+//! What one timing runs: a backend's routines, compiled for a backend's target features.
+//!
+//! Every backend runs in its own feature region. The scalar-class backends (the scalar reference
+//! and SWAR) also run raised to the avx2 backend's instruction-set level (x86-64-v3: POPCNT,
+//! BMI1/2, LZCNT, AVX2): the same source, inlined into the avx2 region, so that `count_ones`
+//! becomes `popcnt` and `trailing_zeros` `tzcnt`. The fastest of these is a benchmark's
+//! *baseline*: a vector backend's speed-up over it is what its SIMD width buys, not what a newer
+//! instruction set buys any code.
+
+use std::fmt;
+
+use qbb::{BackendError, BackendKind};
+
+use crate::corpus::Corpus;
+use crate::kernels::Kernel;
+
+/// A backend's code in a backend's feature region.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Implementation {
+    /// Whose routines run.
+    pub code: BackendKind,
+    /// Whose target features they are compiled with.
+    pub region: BackendKind,
+}
+
+/// The region the scalar-class backends are raised to.
+const RAISED_TO: BackendKind = BackendKind::Avx2;
+
+/// What the raised implementations' names end with: the x86-64 level of [`RAISED_TO`].
+const RAISED_SUFFIX: &str = "-v3";
+
+impl Implementation {
+    /// A backend in its own region: what `with_backend!` runs.
+    pub const fn native(kind: BackendKind) -> Implementation {
+        Implementation {
+            code: kind,
+            region: kind,
+        }
+    }
+
+    /// A scalar-class backend compiled for x86-64-v3.
+    pub const fn raised(code: BackendKind) -> Implementation {
+        Implementation {
+            code,
+            region: RAISED_TO,
+        }
+    }
+
+    /// `scalar`, `avx2`, ... for a backend in its own region; `scalar-v3`, `swar-v3` raised.
+    pub fn name(self) -> String {
+        if self.is_raised() {
+            format!("{}{RAISED_SUFFIX}", self.code.name())
+        } else {
+            self.code.name().to_string()
+        }
+    }
+
+    /// The implementation a name given by [`Implementation::name`] stands for.
+    pub fn from_name(name: &str) -> Option<Implementation> {
+        let raised = name.strip_suffix(RAISED_SUFFIX);
+        let kind: BackendKind = raised.unwrap_or(name).parse().ok()?;
+        match raised {
+            Some(_) if is_scalar_class(kind) => Some(Implementation::raised(kind)),
+            Some(_) => None,
+            None => Some(Implementation::native(kind)),
+        }
+    }
+
+    pub fn is_raised(self) -> bool {
+        self.code != self.region
+    }
+
+    /// Whether this may be a benchmark's baseline: scalar-class code, in any region.
+    pub fn is_baseline_candidate(self) -> bool {
+        is_scalar_class(self.code)
+    }
+
+    /// Whether this CPU runs it.
+    pub fn check_available(self) -> Result<(), BackendError> {
+        self.code.check_available()?;
+        self.region.check_available()
+    }
+
+    /// The baseline candidates this CPU runs: scalar and SWAR, raised too where x86-64-v3 runs.
+    pub fn baselines() -> Vec<Implementation> {
+        let native = [BackendKind::Scalar, BackendKind::Swar].map(Implementation::native);
+        let raised = [BackendKind::Scalar, BackendKind::Swar].map(Implementation::raised);
+        native
+            .into_iter()
+            .chain(raised)
+            .filter(|i| i.check_available().is_ok())
+            .collect()
+    }
+
+    /// Runs kernel `K` for `rounds` passes over `corpus`: one dispatch, the whole loop inside the
+    /// region's target features.
+    pub fn run<K: Kernel>(self, corpus: &Corpus, rounds: u64) -> Result<(), BackendError> {
+        if !self.is_raised() {
+            return qbb::with_backend!(self.code, |b| K::run(b, corpus, rounds));
+        }
+        self.check_available()?;
+        raised::<K>(self.code, corpus, rounds)
+    }
+}
+
+fn is_scalar_class(kind: BackendKind) -> bool {
+    matches!(kind, BackendKind::Scalar | BackendKind::Swar)
+}
+
+/// The scalar-class kernel inside the avx2 region: the kernel and the backend's routines are
+/// `#[inline]`, so they compile with the region's features.
+#[cfg(target_arch = "x86_64")]
+fn raised<K: Kernel>(code: BackendKind, corpus: &Corpus, rounds: u64) -> Result<(), BackendError> {
+    use qbb::{Scalar, Swar};
+    match code {
+        BackendKind::Scalar => in_avx2_region::<K, Scalar>(corpus, rounds),
+        BackendKind::Swar => in_avx2_region::<K, Swar>(corpus, rounds),
+        other => Err(BackendError::Unknown(format!("{other}{RAISED_SUFFIX}"))),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn in_avx2_region<K: Kernel, B: qbb::Backend>(
+    corpus: &Corpus,
+    rounds: u64,
+) -> Result<(), BackendError> {
+    use qbb::Backend;
+    let (Some(region), Some(code)) = (qbb::Avx2::new(), B::new()) else {
+        return RAISED_TO.check_available().and(B::KIND.check_available());
+    };
+    region.with_features(
+        #[inline(always)]
+        |_| K::run(code, corpus, rounds),
+    );
+    Ok(())
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn raised<K: Kernel>(_: BackendKind, _: &Corpus, _: u64) -> Result<(), BackendError> {
+    RAISED_TO.check_available()
+}
+
+impl From<BackendKind> for Implementation {
+    fn from(kind: BackendKind) -> Implementation {
+        Implementation::native(kind)
+    }
+}
+
+impl fmt::Display for Implementation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_back() {
+        for kind in BackendKind::ALL {
+            let native = Implementation::native(kind);
+            assert_eq!(Implementation::from_name(&native.name()), Some(native));
+        }
+        let raised = Implementation::raised(BackendKind::Swar);
+        assert_eq!(raised.name(), "swar-v3");
+        assert_eq!(Implementation::from_name("swar-v3"), Some(raised));
+        assert_eq!(Implementation::from_name("avx2-v3"), None);
+        assert_eq!(Implementation::from_name("scalar-v9"), None);
+    }
+
+    #[test]
+    fn baselines_are_scalar_class() {
+        let baselines = Implementation::baselines();
+        assert!(baselines.contains(&Implementation::native(BackendKind::Scalar)));
+        assert!(baselines.iter().all(|i| i.is_baseline_candidate()));
+        assert_eq!(
+            baselines.contains(&Implementation::raised(BackendKind::Scalar)),
+            BackendKind::Avx2.is_available()
+        );
+    }
+}
