@@ -25,6 +25,17 @@ use crate::report::table::{legend, machine_table, three_digits};
 use crate::report::{REFERENCE, corpus_description};
 use results::{Results, Row};
 
+/// The timings' two commands: measure now, or read back a run of `cargo bench`.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Time every routine on every backend this CPU runs, print the table and write
+    /// results.json, results.md and SVG charts (to reports/<machine-id>/ unless --out).
+    Compare(CompareArgs),
+    /// Rebuild the table, results.md and charts from the latest `cargo bench` run in
+    /// target/criterion/ (or from a results.json) instead of measuring again.
+    Report(ReportArgs),
+}
+
 #[derive(Debug, clap::Args)]
 pub struct CompareArgs {
     /// Shorter and fewer samples: under a minute for everything instead of two to three.
@@ -57,8 +68,16 @@ pub struct ReportArgs {
     out: Option<PathBuf>,
 }
 
+/// `qbb compare` or `qbb report`.
+pub fn run(command: &Command) -> Result<ExitCode> {
+    match command {
+        Command::Compare(args) => compare(args),
+        Command::Report(args) => report(args),
+    }
+}
+
 /// `qbb compare`.
-pub fn compare(args: &CompareArgs) -> Result<ExitCode> {
+fn compare(args: &CompareArgs) -> Result<ExitCode> {
     let backends = chosen_backends(&args.backends)?;
     let benches: Vec<Bench> = if args.benches.is_empty() {
         ALL.to_vec()
@@ -118,7 +137,7 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode> {
 }
 
 /// `qbb report`.
-pub fn report(args: &ReportArgs) -> Result<ExitCode> {
+fn report(args: &ReportArgs) -> Result<ExitCode> {
     if let Some(path) = &args.json {
         let results = Results::read_json(path, "a results.json")?;
         let out = out_dir(args.out.as_deref(), &results.machine)?;
