@@ -30,12 +30,10 @@ enum Command {
     Show(show::Args),
     /// Count the leaves of the legal move tree to DEPTH plies, or check a perft suite.
     Perft(perft::Args),
-    /// Time every routine on every backend this CPU runs, print the table and write
-    /// results.json, results.md and SVG charts (to reports/<machine-id>/ unless --out).
-    Compare(compare::CompareArgs),
-    /// Rebuild the table, results.md and charts from the latest `cargo bench` run in
-    /// target/criterion/ (or from a results.json) instead of measuring again.
-    Report(compare::ReportArgs),
+    /// `compare` and `report`, the timings' two commands, defined where they run; flattened, they
+    /// stay commands of `qbb` itself.
+    #[command(flatten)]
+    Timings(compare::Command),
     /// Read back the instruction counts of the callgrind bench (gungraun's summaries under
     /// target/gungraun/), print the table and write instructions.json, instructions.md and
     /// instructions.svg (to reports/<machine-id>/ unless --out).
@@ -48,8 +46,7 @@ fn main() -> ExitCode {
         Command::Backends(args) => backends::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Perft(args) => perft::run(&args),
-        Command::Compare(args) => compare::compare(&args),
-        Command::Report(args) => compare::report(&args),
+        Command::Timings(command) => compare::run(&command),
         Command::Instructions(args) => instructions::run(&args),
     };
     match result {

@@ -2,23 +2,14 @@
 
 mod common;
 
-use common::{arg, assert_redraw_is_identical, qbb, scratch, stderr, stdout};
+use common::{assert_redraw_is_identical, qbb, qbb_writing_to, scratch, stderr, stdout};
 
 #[test]
 fn compare_writes_the_table_json_markdown_and_charts() {
     let dir = scratch("compare-cli");
-    let out = qbb(&[
-        "compare",
-        "--quick",
-        "--bench",
-        "flip",
-        "--backend",
-        "swar",
-        "--out",
-        arg(&dir),
-    ]);
+    let args = ["compare", "--quick", "--bench", "flip", "--backend", "swar"];
+    let out = qbb_writing_to(&dir, &args);
     let progress = stderr(&out);
-    assert!(out.status.success(), "{progress}");
     assert!(
         progress.contains("[ 1/1] flip: scalar "),
         "progress: {progress}"

@@ -7,7 +7,9 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{arg, assert_redraw_is_identical, copy_tree, qbb, scratch, stderr, stdout};
+use common::{
+    arg, assert_redraw_is_identical, copy_tree, qbb, qbb_writing_to, scratch, stderr, stdout,
+};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gungraun")
@@ -16,14 +18,7 @@ fn fixture() -> PathBuf {
 #[test]
 fn gungraun_summaries_become_the_table_json_markdown_and_chart() {
     let out = scratch("instructions-cli");
-    let run = qbb(&[
-        "instructions",
-        "--gungraun",
-        arg(&fixture()),
-        "--out",
-        arg(&out),
-    ]);
-    assert!(run.status.success(), "{}", stderr(&run));
+    let run = qbb_writing_to(&out, &["instructions", "--gungraun", arg(&fixture())]);
     let table = stdout(&run);
     assert!(table.contains("│ piece-at "), "{table}");
     assert!(

@@ -104,7 +104,7 @@ pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
             .draw_series(rows.iter().enumerate().map(|(i, r)| {
                 let mut label = r.value_text();
                 if let Some(s) = r.speedup_vs_scalar.filter(|_| !r.subject.is_reference()) {
-                    label.push_str(&format!(", {}×", Row::ratio_text(s)));
+                    label.push_str(&format!(", {}×", Row::RATIO.text(s)));
                 }
                 Text::new(
                     label,
@@ -137,6 +137,7 @@ pub fn overview(results: &Results) -> Result<String> {
 mod tests {
     use super::super::results::tests::sample;
     use super::*;
+    use crate::testing::{assert_contains_all, assert_writes};
 
     #[test]
     fn a_benchmark_chart_names_routine_units_backends_and_machine() {
@@ -145,40 +146,35 @@ mod tests {
         let (_, rows) = &groups[1];
         let svg = benchmark(&results, rows).unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
-        for text in [
-            "hex-sets: quad -&gt; 16 sets",
-            "ns per call",
-            "avx2",
-            "swar",
-            "5.0×",
-        ] {
-            assert!(svg.contains(text), "missing {text}");
-        }
-        assert!(svg.contains(&results.machine.id));
+        let title = "hex-sets: quad -&gt; 16 sets";
+        let machine = results.machine.id.as_str();
+        assert_contains_all(
+            &svg,
+            &[title, "ns per call", "avx2", "swar", "5.0×", machine],
+        );
     }
 
     #[test]
     fn the_overview_has_a_bar_label_per_benchmark_and_a_legend() {
         let results = sample();
         let svg = overview(&results).unwrap();
-        for text in [
+        let texts = [
             "hex-sets",
             "flip",
             "piece-at-latency",
             "log scale",
             "avx2",
             "swar",
-        ] {
-            assert!(svg.contains(text), "missing {text}");
-        }
+        ];
+        assert_contains_all(&svg, &texts);
     }
 
     #[test]
     fn axis_numbers_drop_needless_decimals() {
-        assert_eq!(axis_number(0.0), "0");
-        assert_eq!(axis_number(400.0), "400");
-        assert_eq!(axis_number(2.5), "2.5");
-        assert_eq!(axis_number(0.25), "0.25");
+        assert_writes(
+            axis_number,
+            &[(0.0, "0"), (400.0, "400"), (2.5, "2.5"), (0.25, "0.25")],
+        );
     }
 
     #[test]

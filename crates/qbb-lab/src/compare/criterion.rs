@@ -10,6 +10,10 @@ use qbb_benches::Bench;
 use serde::Deserialize;
 
 use super::results::Row;
+use crate::report::files::require_tool_dir;
+
+/// How the timings are produced, for the messages that say what to run.
+const BENCH_COMMAND: &str = "cargo bench -p qbb-benches --bench routines";
 
 /// The part of criterion's `benchmark.json` that is needed.
 #[derive(Debug, Deserialize)]
@@ -36,13 +40,7 @@ struct SampleFile {
 /// The rows found under `dir`, and how many criterion benchmarks were not routine benchmarks
 /// (engine benchmarks live there too).
 pub fn read(dir: &Path) -> Result<(Vec<Row>, usize)> {
-    if !dir.is_dir() {
-        bail!(
-            "no criterion results in `{}`: run `cargo bench -p qbb-benches --bench routines` first \
-             (or give the folder with --criterion)",
-            dir.display()
-        );
-    }
+    require_tool_dir(dir, "criterion", BENCH_COMMAND)?;
     let mut rows = Vec::new();
     let mut skipped = 0;
     for group in sorted_dirs(dir)? {
@@ -59,7 +57,7 @@ pub fn read(dir: &Path) -> Result<(Vec<Row>, usize)> {
     }
     if rows.is_empty() {
         bail!(
-            "`{}` holds no routine benchmarks: run `cargo bench -p qbb-benches --bench routines`",
+            "`{}` holds no routine benchmarks: run `{BENCH_COMMAND}`",
             dir.display()
         );
     }
@@ -127,7 +125,7 @@ fn per_call(samples: &SampleFile, calls_per_iter: u64) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::scratch;
+    use crate::testing::{assert_fails_with, scratch};
 
     fn write(dir: &Path, group: &str, function: &str, elements: Option<u64>) {
         let latest = dir.join(group).join(function).join("new");
@@ -170,16 +168,12 @@ mod tests {
         assert_eq!(hex.samples, 3);
         assert_eq!(hex.calls_per_sample, 2048);
         write(&dir, "to-mailbox", "sse2", None);
-        let err = read(&dir).unwrap_err().to_string();
-        assert!(err.contains("element throughput"), "{err}");
+        assert_fails_with(read(&dir), "element throughput");
         fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_missing_folder_says_what_to_run() {
-        let err = read(Path::new("/nonexistent/criterion"))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("cargo bench"), "{err}");
+        assert_fails_with(read(Path::new("/nonexistent/criterion")), "cargo bench");
     }
 }

@@ -9,22 +9,32 @@ mod chart;
 mod criterion;
 mod results;
 
-use std::fs;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use qbb::BackendKind;
 use qbb_benches::{ALL, Bench, Corpus, Plan, available_backends};
 
 use crate::output::print;
-use crate::report::files::{cargo_command, command_line, out_dir, write};
+use crate::report::files::{cargo_command, command_line, create_dir, out_dir, write};
 use crate::report::machine::Machine;
 use crate::report::table::{legend, machine_table, three_digits};
 use crate::report::{REFERENCE, corpus_description};
 use results::{Results, Row};
+
+/// The timings' two commands: measure now, or read back a run of `cargo bench`.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Time every routine on every backend this CPU runs, print the table and write
+    /// results.json, results.md and SVG charts (to reports/<machine-id>/ unless --out).
+    Compare(CompareArgs),
+    /// Rebuild the table, results.md and charts from the latest `cargo bench` run in
+    /// target/criterion/ (or from a results.json) instead of measuring again.
+    Report(ReportArgs),
+}
 
 #[derive(Debug, clap::Args)]
 pub struct CompareArgs {
@@ -58,8 +68,16 @@ pub struct ReportArgs {
     out: Option<PathBuf>,
 }
 
+/// `qbb compare` or `qbb report`.
+pub fn run(command: &Command) -> Result<ExitCode> {
+    match command {
+        Command::Compare(args) => compare(args),
+        Command::Report(args) => report(args),
+    }
+}
+
 /// `qbb compare`.
-pub fn compare(args: &CompareArgs) -> Result<ExitCode> {
+fn compare(args: &CompareArgs) -> Result<ExitCode> {
     let backends = chosen_backends(&args.backends)?;
     let benches: Vec<Bench> = if args.benches.is_empty() {
         ALL.to_vec()
@@ -119,7 +137,7 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode> {
 }
 
 /// `qbb report`.
-pub fn report(args: &ReportArgs) -> Result<ExitCode> {
+fn report(args: &ReportArgs) -> Result<ExitCode> {
     if let Some(path) = &args.json {
         let results = Results::read_json(path, "a results.json")?;
         let out = out_dir(args.out.as_deref(), &results.machine)?;
@@ -187,15 +205,11 @@ fn finish(results: &Results, dir: &Path) -> Result<ExitCode> {
 /// Writes `results.json`, `results.md`, `overview.svg` and `charts/<benchmark>.svg` into `dir`;
 /// returns how many files were written.
 fn write_files(results: &Results, dir: &Path) -> Result<usize> {
+    let has_overview = results.has_several_backends();
+    let page = markdown_page(results, has_overview);
+    let mut written = results.write_json_and_page(dir, "results", &page)?.len();
     let charts = dir.join("charts");
-    fs::create_dir_all(&charts).with_context(|| format!("creating `{}`", charts.display()))?;
-    write(&dir.join("results.json"), &results.to_json()?)?;
-    let has_overview = results.backends().len() > 1;
-    write(
-        &dir.join("results.md"),
-        &markdown_page(results, has_overview),
-    )?;
-    let mut written = 2;
+    create_dir(&charts)?;
     if has_overview {
         write(&dir.join("overview.svg"), &chart::overview(results)?)?;
         written += 1;
@@ -259,25 +273,21 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::results::tests::sample;
     use super::*;
-    use crate::testing::scratch;
+    use crate::testing::{assert_fails_with, assert_json_and_page, scratch};
 
     #[test]
     fn files_are_written_where_asked() {
         let dir = scratch("compare-files");
-        let mut results = sample();
-        results.machine.flags = "profile release, opt-level 3, no RUSTFLAGS".to_string();
-        let n = write_files(&results, &dir).unwrap();
-        assert_eq!(n, 2 + 1 + 4);
-        let back = Results::read_json(&dir.join("results.json"), "a results.json").unwrap();
-        assert_eq!(back, results);
-        let md = fs::read_to_string(dir.join("results.md")).unwrap();
-        assert!(md.contains("| hex-sets |"));
-        assert!(md.contains("(charts/flip.svg)"));
-        assert!(
-            md.contains("Reproduce (on the same commit): `cargo run --release -p qbb-lab -- test`")
-        );
+        let results = sample();
+        // The JSON file and the page, the overview, and a chart per benchmark.
+        assert_eq!(write_files(&results, &dir).unwrap(), 2 + 1 + 4);
+        let reproduce = "Reproduce (on the same commit): `cargo run --release -p qbb-lab -- test`";
+        let page_parts = ["| hex-sets |", "(charts/flip.svg)", reproduce];
+        assert_json_and_page(&results, &dir, "results", &page_parts);
         assert!(dir.join("charts/piece-at-latency.svg").is_file());
         fs::remove_dir_all(&dir).unwrap();
     }
@@ -289,8 +299,7 @@ mod tests {
             [BackendKind::Scalar, BackendKind::Swar]
         );
         if !BackendKind::Avx512.is_available() {
-            let err = chosen_backends(&[BackendKind::Avx512]).unwrap_err();
-            assert!(err.to_string().contains("avx512"), "{err}");
+            assert_fails_with(chosen_backends(&[BackendKind::Avx512]), "avx512");
         }
     }
 

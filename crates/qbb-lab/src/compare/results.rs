@@ -6,8 +6,8 @@ use qbb_benches::Bench;
 use serde::{Deserialize, Serialize};
 
 use crate::report::machine::Machine;
-use crate::report::table::{format_ratio, three_digits};
-use crate::report::{Figure, Ratio, Report, Subject, round4};
+use crate::report::table::three_digits;
+use crate::report::{Figure, Ratio, Report, Subject, round4, subject_and_ratio_fields};
 
 /// The whole file.
 pub type Results = Report<Row>;
@@ -51,28 +51,14 @@ impl Row {
 impl Figure for Row {
     const RATIO: Ratio = Ratio::ReferenceOverRow;
 
-    fn subject(&self) -> &Subject {
-        &self.subject
-    }
+    subject_and_ratio_fields!(speedup_vs_scalar);
 
     fn value(&self) -> f64 {
         self.ns_per_op
     }
 
-    fn ratio(&self) -> Option<f64> {
-        self.speedup_vs_scalar
-    }
-
-    fn set_ratio(&mut self, ratio: Option<f64>) {
-        self.speedup_vs_scalar = ratio;
-    }
-
     fn value_text(&self) -> String {
         format!("{} ns", three_digits(self.ns_per_op))
-    }
-
-    fn ratio_text(ratio: f64) -> String {
-        format_ratio(ratio)
     }
 }
 
@@ -94,21 +80,23 @@ impl Results {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::report::{best, corpus_description};
-    use crate::testing::swar_inherits;
+    use crate::report::best;
+    use crate::testing::{made_up_report, swar_inherits};
 
-    pub fn row(bench: &str, backend: &str, ns: f64) -> Row {
+    /// A row of three samples around `ns`; swar is marked as inheriting, whatever the backends
+    /// say today.
+    fn row(bench: &str, backend: &str, ns: f64) -> Row {
         let bench: Bench = bench.parse().unwrap();
         let kind: BackendKind = backend.parse().unwrap();
-        Row::new(bench, kind, &[ns * 1.1, ns, ns * 0.9], 1024)
+        let mut row = Row::new(bench, kind, &[ns * 1.1, ns, ns * 0.9], 1024);
+        swar_inherits(&mut row.subject);
+        row
     }
 
-    /// A small result set; swar is marked as inheriting, whatever the backends say today.
+    /// A small result set.
     pub fn sample() -> Results {
-        let mut results = Results::timings(
-            Machine::current(),
-            "qbb test".to_string(),
-            corpus_description(1024),
+        made_up_report(
+            UNIT,
             vec![
                 row("hex-sets", "avx2", 2.0),
                 row("flip", "scalar", 3.0),
@@ -118,11 +106,7 @@ pub(crate) mod tests {
                 row("piece-at", "scalar", 1.0),
                 row("hex-sets", "swar", 5.0),
             ],
-        );
-        for r in &mut results.results {
-            swar_inherits(&mut r.subject);
-        }
-        results
+        )
     }
 
     #[test]

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::gungraun::Run;
 use crate::report::machine::Machine;
-use crate::report::table::{format_fraction, three_digits};
-use crate::report::{Figure, Ratio, Report, Subject, backends_in_order};
+use crate::report::table::three_digits;
+use crate::report::{Figure, Ratio, Report, Subject, backends_in_order, subject_and_ratio_fields};
 
 /// The whole file.
 pub type Instructions = Report<Count>;
@@ -50,28 +50,14 @@ impl Count {
 impl Figure for Count {
     const RATIO: Ratio = Ratio::RowOverReference;
 
-    fn subject(&self) -> &Subject {
-        &self.subject
-    }
+    subject_and_ratio_fields!(vs_scalar);
 
     fn value(&self) -> f64 {
         self.instructions_per_pass as f64
     }
 
-    fn ratio(&self) -> Option<f64> {
-        self.vs_scalar
-    }
-
-    fn set_ratio(&mut self, ratio: Option<f64>) {
-        self.vs_scalar = ratio;
-    }
-
     fn value_text(&self) -> String {
         three_digits(self.instructions_per_call)
-    }
-
-    fn ratio_text(ratio: f64) -> String {
-        format_fraction(ratio)
     }
 }
 
@@ -131,16 +117,20 @@ pub(crate) mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::testing::swar_inherits;
+    use crate::testing::{release_machine, swar_inherits};
 
-    fn run(bench: &str, backend: &str, instructions: u64) -> Run {
-        Run {
+    /// A count of a made-up run; swar is marked as inheriting, whatever the backends say today.
+    fn count(bench: &str, backend: &str, instructions: u64, rustc: &str) -> Count {
+        let run = Run {
             bench: bench.parse().unwrap(),
             backend: backend.parse().unwrap(),
             instructions,
             started_at: "2026-11-21T03:08:39Z".to_string(),
             executable: PathBuf::from("/nonexistent"),
-        }
+        };
+        let mut count = Count::new(&run, rustc.to_string(), 1024);
+        swar_inherits(&mut count.subject);
+        count
     }
 
     /// Benchmark, backend, instructions per call and ratio to scalar of each row.
@@ -160,29 +150,22 @@ pub(crate) mod tests {
             .collect()
     }
 
-    /// A small set of counts, two compilers; swar marked as inheriting whatever the backends say.
+    /// A small set of counts, two compilers.
     pub fn sample() -> Instructions {
         let stable = "rustc 1.95.0 (59807616e 2026-04-14)";
-        let rows = [
-            ("flip", "avx2", 16_630, stable),
-            ("piece-at", "swar", 25_000, stable),
-            ("piece-at", "scalar", 27_136, stable),
-            ("flip", "scalar", 20_480, stable),
-            ("piece-at", "avx2", 17_408, stable),
-            ("piece-at", "portable", 18_432, "rustc 1.97.0-nightly"),
-        ];
-        let mut counts = Instructions::counted(
-            Machine::current(),
+        Instructions::counted(
+            release_machine(),
             "gungraun (test)".to_string(),
             "1024 positions".to_string(),
-            rows.iter()
-                .map(|&(b, k, n, rustc)| Count::new(&run(b, k, n), rustc.to_string(), 1024))
-                .collect(),
-        );
-        for c in &mut counts.results {
-            swar_inherits(&mut c.subject);
-        }
-        counts
+            vec![
+                count("flip", "avx2", 16_630, stable),
+                count("piece-at", "swar", 25_000, stable),
+                count("piece-at", "scalar", 27_136, stable),
+                count("flip", "scalar", 20_480, stable),
+                count("piece-at", "avx2", 17_408, stable),
+                count("piece-at", "portable", 18_432, "rustc 1.97.0-nightly"),
+            ],
+        )
     }
 
     #[test]

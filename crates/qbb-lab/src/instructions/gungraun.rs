@@ -15,6 +15,8 @@ use qbb::BackendKind;
 use qbb_benches::Bench;
 use serde::Deserialize;
 
+use crate::report::files::require_tool_dir;
+
 /// The summary format this reader knows (`version` in every `summary.json`).
 pub const SUMMARY_FORMAT: &str = "7";
 
@@ -78,13 +80,7 @@ struct Values {
 /// The runs found under `dir` (searched to any depth), and how many summaries belong to other
 /// benchmarks than the routines of the callgrind bench.
 pub fn read(dir: &Path) -> Result<(Vec<Run>, usize)> {
-    if !dir.is_dir() {
-        bail!(
-            "no gungraun results in `{}`: run `{BENCH_COMMAND}` first (or give the folder with \
-             --gungraun)",
-            dir.display()
-        );
-    }
+    require_tool_dir(dir, "gungraun", BENCH_COMMAND)?;
     let mut files = Vec::new();
     find_summaries(dir, &mut files)?;
     if files.is_empty() {
@@ -236,7 +232,7 @@ pub fn compiler_of(executable: &Path) -> Option<String> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::testing::scratch;
+    use crate::testing::{assert_fails_with, scratch};
 
     /// A summary as gungraun 0.20 writes it (fields it writes but the lab does not read left out).
     pub fn summary(function: &str, id: &str, ir: &str) -> String {
@@ -334,68 +330,44 @@ pub(crate) mod tests {
     #[test]
     fn garbled_summaries_are_named_with_what_is_wrong() {
         let good = summary("piece_at", "scalar", "27170");
-        let cases = [
-            ("not-json", "{ \"version\": ".to_string(), "is not JSON"),
-            (
-                "format",
-                good.replace("\"version\": \"7\"", "\"version\": \"6\""),
-                "format 6",
-            ),
-            (
-                "no-version",
-                good.replace("\"version\": \"7\"", "\"v\": 1"),
-                "no `version`",
-            ),
-            (
-                "no-profiles",
-                good.replace("\"profiles\"", "\"profile\""),
-                "not a gungraun summary",
-            ),
-            (
-                "tool",
-                good.replace("\"Callgrind\"", "\"DHAT\""),
-                "no callgrind profile",
-            ),
-            ("no-ir", good.replace("\"Ir\"", "\"Irr\""), "no `Ir`"),
-            (
-                "float",
-                summary("piece_at", "scalar", "2.5"),
-                "not a positive whole number",
-            ),
-            (
-                "zero",
-                summary("piece_at", "scalar", "0"),
-                "not a positive whole number",
-            ),
-            (
-                "baseline",
-                good.replace("{ \"new\": 27170 }", "{ \"old\": 27170 }"),
-                "only a baseline",
-            ),
-            (
-                "bench",
-                summary("piece_on", "scalar", "1"),
-                "`callgrind::routines::piece_on`",
-            ),
-            ("backend", summary("piece_at", "mmx", "1"), "not a backend"),
+        // A good summary with one part replaced, and the message that says what is wrong.
+        let spoilt = [
+            ("\"version\": \"7\"", "\"version\": \"6\"", "format 6"),
+            ("\"version\": \"7\"", "\"v\": 1", "no `version`"),
+            ("\"profiles\"", "\"profile\"", "not a gungraun summary"),
+            ("\"Callgrind\"", "\"DHAT\"", "no callgrind profile"),
+            ("\"Ir\"", "\"Irr\"", "no `Ir`"),
+            ("\"new\": 27170", "\"old\": 27170", "only a baseline"),
         ];
-        for (name, text, expected) in cases {
-            let err = error_for(name, &text);
-            assert!(err.contains(expected), "{name}: {err}");
-            assert!(err.contains("summary.json"), "{name} names no file: {err}");
+        // Summaries that parse but hold what the lab does not take: the function, id and count
+        // they are written with, and the message.
+        let unfit = [
+            ("piece_at", "scalar", "2.5", "not a positive whole number"),
+            ("piece_at", "scalar", "0", "not a positive whole number"),
+            ("piece_on", "scalar", "1", "`callgrind::routines::piece_on`"),
+            ("piece_at", "mmx", "1", "not a backend"),
+        ];
+        let cases = spoilt
+            .map(|(part, by, expected)| (good.replace(part, by), expected))
+            .into_iter()
+            .chain(unfit.map(|(function, id, ir, expected)| (summary(function, id, ir), expected)))
+            .chain([("{ \"version\": ".to_string(), "is not JSON")]);
+        for (i, (text, expected)) in cases.enumerate() {
+            let err = error_for(&format!("garbled-{i}"), &text);
+            assert!(err.contains(expected), "{expected}: {err}");
+            assert!(
+                err.contains("summary.json"),
+                "{expected} names no file: {err}"
+            );
         }
     }
 
     #[test]
     fn missing_folders_and_summaries_say_what_to_run() {
-        let err = read(Path::new("/nonexistent/gungraun"))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("--save-summary"), "{err}");
+        assert_fails_with(read(Path::new("/nonexistent/gungraun")), "--save-summary");
         let dir = scratch("gungraun-empty");
         fs::create_dir_all(dir.join("qbb-benches/callgrind/routines/piece_at.scalar")).unwrap();
-        let err = read(&dir).unwrap_err().to_string();
-        assert!(err.contains("no summary.json"), "{err}");
+        assert_fails_with(read(&dir), "no summary.json");
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -405,8 +377,7 @@ pub(crate) mod tests {
         let text = summary("flip", "sse2", "100");
         write_run(&dir, "flip", "sse2", &text);
         write_run(&dir.join("x86_64-unknown-linux-gnu"), "flip", "sse2", &text);
-        let err = read(&dir).unwrap_err().to_string();
-        assert!(err.contains("two counts of flip on sse2"), "{err}");
+        assert_fails_with(read(&dir), "two counts of flip on sse2");
         fs::remove_dir_all(&dir).unwrap();
     }
 

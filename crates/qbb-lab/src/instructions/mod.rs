@@ -9,11 +9,10 @@ mod counts;
 mod gungraun;
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use plotters::prelude::SeriesLabelPosition;
 use qbb::BackendKind;
 
@@ -172,18 +171,15 @@ fn bench_commands(counts: &Instructions) -> Vec<String> {
 
 /// Writes `instructions.json`, `instructions.md` and (with more than scalar) `instructions.svg`
 /// into `dir`; returns the names written.
-fn write_files(counts: &Instructions, dir: &Path) -> Result<Vec<&'static str>> {
-    fs::create_dir_all(dir).with_context(|| format!("creating `{}`", dir.display()))?;
-    write(&dir.join("instructions.json"), &counts.to_json()?)?;
-    let has_chart = counts.backends().len() > 1;
-    write(
-        &dir.join("instructions.md"),
-        &markdown_page(counts, has_chart),
-    )?;
-    let mut written = vec!["instructions.json", "instructions.md"];
+fn write_files(counts: &Instructions, dir: &Path) -> Result<Vec<String>> {
+    let has_chart = counts.has_several_backends();
+    let page = markdown_page(counts, has_chart);
+    let mut written = counts
+        .write_json_and_page(dir, "instructions", &page)?
+        .to_vec();
     if has_chart {
         write(&dir.join("instructions.svg"), &chart(counts)?)?;
-        written.push("instructions.svg");
+        written.push("instructions.svg".to_string());
     }
     Ok(written)
 }
@@ -281,10 +277,12 @@ fn markdown_page(counts: &Instructions, has_chart: bool) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::counts::tests::{per_call, sample};
     use super::gungraun::tests::{summary, write_run};
     use super::*;
-    use crate::testing::scratch;
+    use crate::testing::{assert_contains_all, assert_json_and_page, scratch};
 
     #[test]
     fn the_files_hold_the_table_the_chart_and_how_to_reproduce() {
@@ -293,41 +291,38 @@ mod tests {
         counts.source = "gungraun's summaries of callgrind (…), read back by qbb instructions \
                          --out x"
             .to_string();
-        counts.machine.flags = "profile release, opt-level 3, no RUSTFLAGS".to_string();
         let written = write_files(&counts, &dir).unwrap();
         assert_eq!(
             written,
             ["instructions.json", "instructions.md", "instructions.svg"]
         );
-        let back = Instructions::read_json(&dir.join("instructions.json"), "an instructions.json")
-            .unwrap();
-        assert_eq!(back, counts);
-        let md = fs::read_to_string(dir.join("instructions.md")).unwrap();
-        for text in [
-            "| benchmark | scalar | swar | avx2 | portable |",
-            "| piece-at | 26.5 | 24.4 0.92×† | **17.0 0.64×** | 18.0 0.68× |",
-            "cargo bench -p qbb-benches --features callgrind --bench callgrind -- \
-             --save-summary=pretty-json\n",
-            "cargo +nightly bench -p qbb-benches --features callgrind,portable-simd --bench \
-             callgrind -- --save-summary=pretty-json '*::portable'\n",
-            "cargo run --release -p qbb-lab -- instructions --out x\n",
-            "| compilers | rustc 1.95.0 (59807616e 2026-04-14) (scalar, swar, avx2); rustc \
-             1.97.0-nightly (portable) |",
-            "(instructions.svg)",
-        ] {
-            assert!(md.contains(text), "missing {text:?} in\n{md}");
-        }
+        assert_json_and_page(
+            &counts,
+            &dir,
+            "instructions",
+            &[
+                "| benchmark | scalar | swar | avx2 | portable |",
+                "| piece-at | 26.5 | 24.4 0.92×† | **17.0 0.64×** | 18.0 0.68× |",
+                "cargo bench -p qbb-benches --features callgrind --bench callgrind -- \
+                 --save-summary=pretty-json\n",
+                "cargo +nightly bench -p qbb-benches --features callgrind,portable-simd --bench \
+                 callgrind -- --save-summary=pretty-json '*::portable'\n",
+                "cargo run --release -p qbb-lab -- instructions --out x\n",
+                "| compilers | rustc 1.95.0 (59807616e 2026-04-14) (scalar, swar, avx2); rustc \
+                 1.97.0-nightly (portable) |",
+                "(instructions.svg)",
+            ],
+        );
         let svg = fs::read_to_string(dir.join("instructions.svg")).unwrap();
-        for text in [
+        let chart_texts = [
             "piece-at",
             "flip",
             "log scale",
             "avx2",
             "portable",
             "rustc 1.95.0",
-        ] {
-            assert!(svg.contains(text), "missing {text} in the chart");
-        }
+        ];
+        assert_contains_all(&svg, &chart_texts);
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -1,5 +1,6 @@
 //! A report's files: the folder they go to, writing them, reading a JSON file back, and the
-//! commands a page names so that a reader can reproduce it.
+//! commands a page names so that a reader can reproduce it; and the folder of the tool a report
+//! is read back from.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,23 @@ pub fn out_dir(out: Option<&Path>, machine: &Machine) -> Result<PathBuf> {
     Ok(dir)
 }
 
+/// Refuses a missing output folder of `tool` (`criterion`, `gungraun`) before reading it back,
+/// saying what fills it (`command`) and the option that names another folder (`--<tool>`).
+pub fn require_tool_dir(dir: &Path, tool: &str, command: &str) -> Result<()> {
+    if !dir.is_dir() {
+        bail!(
+            "no {tool} results in `{}`: run `{command}` first (or give the folder with --{tool})",
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// Creates the folder `dir` and those above it, naming it when that fails.
+pub fn create_dir(dir: &Path) -> Result<()> {
+    fs::create_dir_all(dir).with_context(|| format!("creating `{}`", dir.display()))
+}
+
 /// Writes `text` to `path`, naming the file when that fails.
 pub fn write(path: &Path, text: &str) -> Result<()> {
     fs::write(path, text).with_context(|| format!("writing `{}`", path.display()))
@@ -33,6 +51,17 @@ impl<R: Serialize> Report<R> {
     /// The report as its JSON file holds it: pretty, with a final newline.
     pub fn to_json(&self) -> Result<String> {
         Ok(serde_json::to_string_pretty(self)? + "\n")
+    }
+
+    /// Writes the files every report has into `dir` (created if need be): its JSON file
+    /// `<name>.json` and its markdown page `<name>.md`; returns their names. The charts, which
+    /// differ between reports, are left to the caller.
+    pub fn write_json_and_page(&self, dir: &Path, name: &str, page: &str) -> Result<[String; 2]> {
+        create_dir(dir)?;
+        let (json, markdown) = (format!("{name}.json"), format!("{name}.md"));
+        write(&dir.join(&json), &self.to_json()?)?;
+        write(&dir.join(&markdown), page)?;
+        Ok([json, markdown])
     }
 }
 

@@ -20,6 +20,7 @@ use qbb::BackendKind;
 use serde::{Deserialize, Serialize};
 
 use machine::Machine;
+pub(crate) use row::subject_and_ratio_fields;
 pub use row::{Figure, Ratio, Subject, round4};
 
 /// The backend every ratio is taken against: it runs everywhere and is the plainest code.
@@ -87,6 +88,11 @@ impl<R: Figure> Report<R> {
     /// The backends that appear, in backend order.
     pub fn backends(&self) -> Vec<String> {
         backends_in_order(self.results.iter().map(|r| r.subject().backend.as_str()))
+    }
+
+    /// More than one backend appears: a chart that sets them side by side has something to show.
+    pub fn has_several_backends(&self) -> bool {
+        self.backends().len() > 1
     }
 }
 

@@ -6,6 +6,7 @@ use qbb_benches::{Bench, Measure};
 use serde::{Deserialize, Serialize};
 
 use super::REFERENCE;
+use super::table::{format_fraction, format_ratio};
 
 /// Which benchmark ran on which backend, and whose code that was. A pipeline's row holds it
 /// with `#[serde(flatten)]`, so that these fields open every row of its JSON file.
@@ -79,11 +80,22 @@ impl Ratio {
             Ratio::RowOverReference => value / reference,
         }
     }
+
+    /// A ratio as a table cell writes it, before its `×`: a speed-up to two digits or so (`3.0`,
+    /// `0.52`); a share, which may be far below 1, to two significant digits (`0.033`).
+    pub fn text(self, ratio: f64) -> String {
+        match self {
+            Ratio::ReferenceOverRow => format_ratio(ratio),
+            Ratio::RowOverReference => format_fraction(ratio),
+        }
+    }
 }
 
-/// What the generic tables and charts need of a pipeline's row.
+/// What the generic tables and charts need of a pipeline's row. A row holds its [`Subject`] and
+/// its ratio in fields of its own, which [`subject_and_ratio_fields!`] reads; the rest of an impl
+/// is the pipeline's figure.
 pub trait Figure {
-    /// How the row's ratio to the reference is taken.
+    /// How the row's ratio to the reference is taken, and written.
     const RATIO: Ratio;
 
     fn subject(&self) -> &Subject;
@@ -99,10 +111,27 @@ pub trait Figure {
 
     /// The figure as a table cell writes it: `4.10 ns`, `16.8`.
     fn value_text(&self) -> String;
-
-    /// A ratio as a table cell writes it, before its `×`: `3.0`, `0.033`.
-    fn ratio_text(ratio: f64) -> String;
 }
+
+/// The methods of a [`Figure`] impl that only read and write fields, the same in every row: the
+/// subject is the field `subject`, the ratio the field named (each JSON file names its ratio its
+/// own way: `speedup_vs_scalar`, `vs_scalar`).
+macro_rules! subject_and_ratio_fields {
+    ($ratio:ident) => {
+        fn subject(&self) -> &$crate::report::Subject {
+            &self.subject
+        }
+
+        fn ratio(&self) -> Option<f64> {
+            self.$ratio
+        }
+
+        fn set_ratio(&mut self, ratio: Option<f64>) {
+            self.$ratio = ratio;
+        }
+    };
+}
+pub(crate) use subject_and_ratio_fields;
 
 /// Four decimals: far below the noise of a timing or the resolution of a ratio, and such short
 /// decimals read back from JSON to exactly the same number.

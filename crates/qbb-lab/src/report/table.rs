@@ -73,7 +73,7 @@ fn cell_text<R: Figure>(row: &R) -> String {
     let subject = row.subject();
     let mut text = row.value_text();
     if let Some(ratio) = row.ratio().filter(|_| !subject.is_reference()) {
-        text.push_str(&format!(" {}×", R::ratio_text(ratio)));
+        text.push_str(&format!(" {}×", R::RATIO.text(ratio)));
     }
     if subject.is_inherited() {
         text.push_str(INHERITED);
@@ -82,18 +82,27 @@ fn cell_text<R: Figure>(row: &R) -> String {
 }
 
 impl Table {
+    /// The texts of each row, the best cell's as `mark_best` writes it.
+    fn texts(&self, mark_best: impl Fn(&str) -> String) -> impl Iterator<Item = Vec<String>> {
+        self.rows.iter().map(move |row| {
+            row.iter()
+                .map(|c| {
+                    if c.best {
+                        mark_best(&c.text)
+                    } else {
+                        c.text.clone()
+                    }
+                })
+                .collect()
+        })
+    }
+
     /// The table for a terminal: the best cell of each row starred, `legend` underneath.
     pub fn terminal(&self, legend: &str) -> String {
         let mut builder = Builder::default();
         builder.push_record(self.header.clone());
-        for row in &self.rows {
-            builder.push_record(row.iter().map(|c| {
-                if c.best {
-                    format!("{} {BEST}", c.text)
-                } else {
-                    c.text.clone()
-                }
-            }));
+        for texts in self.texts(|text| format!("{text} {BEST}")) {
+            builder.push_record(texts);
         }
         let mut table = builder.build();
         table
@@ -110,17 +119,7 @@ impl Table {
             "| --- |{}\n",
             " ---: |".repeat(self.header.len().saturating_sub(1))
         ));
-        for row in &self.rows {
-            let texts: Vec<String> = row
-                .iter()
-                .map(|c| {
-                    if c.best {
-                        format!("**{}**", c.text)
-                    } else {
-                        c.text.clone()
-                    }
-                })
-                .collect();
+        for texts in self.texts(|text| format!("**{text}**")) {
             out.push_str(&format!("| {} |\n", texts.join(" | ")));
         }
         out
@@ -163,26 +162,24 @@ pub fn machine_table(
 
 /// Three significant digits or so: `0.912`, `4.10`, `12.3`, `250`.
 pub fn three_digits(x: f64) -> String {
-    if x < 1.0 {
-        format!("{x:.3}")
-    } else if x < 10.0 {
-        format!("{x:.2}")
-    } else if x < 100.0 {
-        format!("{x:.1}")
-    } else {
-        format!("{x:.0}")
-    }
+    decimals_by_magnitude(x, 3)
 }
 
 /// `0.52`, `3.0`, `14`.
 pub fn format_ratio(r: f64) -> String {
-    if r < 1.0 {
-        format!("{r:.2}")
-    } else if r < 10.0 {
-        format!("{r:.1}")
-    } else {
-        format!("{r:.0}")
+    decimals_by_magnitude(r, 2)
+}
+
+/// `x` with `most` decimals below 1 and one fewer for each digit before the point, down to none:
+/// about `most` significant digits from 1 up, while a figure below 1 keeps a fixed width.
+fn decimals_by_magnitude(x: f64, most: usize) -> String {
+    let mut decimals = most;
+    let mut next_digit = 1.0;
+    while decimals > 0 && x >= next_digit {
+        decimals -= 1;
+        next_digit *= 10.0;
     }
+    format!("{x:.decimals$}")
 }
 
 /// A ratio that may be far below 1 with two significant digits (`0.62`, `0.033`, `0.0099`), as

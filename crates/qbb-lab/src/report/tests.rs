@@ -13,10 +13,12 @@ use super::table::{
     BEST, Cell, INHERITED, format_fraction, format_ratio, legend, machine_table, three_digits,
 };
 use super::*;
-use crate::testing::{scratch, swar_inherits};
+use crate::testing::{
+    assert_contains_all, assert_fails_with, assert_writes, made_up_report, scratch, swar_inherits,
+};
 use plotters::prelude::SeriesLabelPosition;
 
-/// A row of a made-up report: a tally, its ratio taken as `T::RATIO` says.
+/// A row of a made-up report: a tally, its ratio a speed-up or a share as `SPEEDUP` says.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Tally<const SPEEDUP: bool> {
     #[serde(flatten)]
@@ -32,34 +34,23 @@ impl<const SPEEDUP: bool> Figure for Tally<SPEEDUP> {
         Ratio::RowOverReference
     };
 
-    fn subject(&self) -> &Subject {
-        &self.subject
-    }
+    subject_and_ratio_fields!(ratio);
 
     fn value(&self) -> f64 {
         self.tally
     }
 
-    fn ratio(&self) -> Option<f64> {
-        self.ratio
-    }
-
-    fn set_ratio(&mut self, ratio: Option<f64>) {
-        self.ratio = ratio;
-    }
-
     fn value_text(&self) -> String {
         format!("{} t", self.tally)
     }
-
-    fn ratio_text(ratio: f64) -> String {
-        format!("{ratio:.3}")
-    }
 }
 
+/// A row of a made-up report; swar is marked as inheriting, whatever the backends say today.
 fn tally<const SPEEDUP: bool>(bench: &str, backend: &str, tally: f64) -> Tally<SPEEDUP> {
+    let mut subject = Subject::new(bench.parse().unwrap(), backend.parse().unwrap());
+    swar_inherits(&mut subject);
     Tally {
-        subject: Subject::new(bench.parse().unwrap(), backend.parse().unwrap()),
+        subject,
         tally,
         ratio: None,
     }
@@ -67,11 +58,8 @@ fn tally<const SPEEDUP: bool>(bench: &str, backend: &str, tally: f64) -> Tally<S
 
 /// Rows out of order: `flip` has no scalar row, `hex-sets` ties swar with sse2, swar inherits.
 fn report<const SPEEDUP: bool>() -> Report<Tally<SPEEDUP>> {
-    let mut report = Report::new(
-        Machine::current(),
-        "made up".to_string(),
-        "tallies".to_string(),
-        "no corpus".to_string(),
+    made_up_report(
+        "tallies",
         vec![
             tally("flip", "avx2", 5.0),
             tally("hex-sets", "sse2", 4.0),
@@ -80,11 +68,7 @@ fn report<const SPEEDUP: bool>() -> Report<Tally<SPEEDUP>> {
             tally("piece-at", "scalar", 3.0),
             tally("piece-at", "avx2", 9.0),
         ],
-    );
-    for row in &mut report.results {
-        swar_inherits(&mut row.subject);
-    }
-    report
+    )
 }
 
 fn keys<R: Figure>(rows: &[&R]) -> Vec<String> {
@@ -143,6 +127,9 @@ fn ratios_are_taken_against_scalar_either_way_and_rounded() {
     );
     assert_eq!(Ratio::ReferenceOverRow.of(2.0, 10.0), 5.0);
     assert_eq!(Ratio::RowOverReference.of(2.0, 10.0), 0.2);
+    // A share may be far below 1 and keeps its second digit there; a speed-up so low does not.
+    assert_eq!(Ratio::ReferenceOverRow.text(0.0334), "0.03");
+    assert_eq!(Ratio::RowOverReference.text(0.0334), "0.033");
     assert_eq!(round4(2.0 / 3.0), 0.6667);
 }
 
@@ -176,16 +163,16 @@ fn the_table_has_a_column_per_backend_and_marks_the_best_cell() {
             cell("3 t", true),
             Cell::plain("-"),
             Cell::plain("-"),
-            cell("9 t 0.333×", false),
+            cell("9 t 0.33×", false),
         ]
     );
     // The reference's own ratio is left out; the inherited cell carries the dagger.
     assert_eq!(table.rows[1][1], cell("12 t", false));
     assert_eq!(
         table.rows[1][2],
-        cell(&format!("4 t 3.000×{INHERITED}"), true)
+        cell(&format!("4 t 3.0×{INHERITED}"), true)
     );
-    assert_eq!(table.rows[1][3], cell("4 t 3.000×", false));
+    assert_eq!(table.rows[1][3], cell("4 t 3.0×", false));
     // A benchmark measured on one backend only has no best cell, nor a ratio without scalar.
     assert_eq!(table.rows[2][4], cell("5 t", false));
 }
@@ -197,7 +184,7 @@ fn markdown_and_terminal_write_the_same_cells() {
     let lines: Vec<&str> = md.lines().collect();
     assert_eq!(lines[0], "| benchmark | scalar | swar | sse2 | avx2 |");
     assert_eq!(lines[1], "| --- | ---: | ---: | ---: | ---: |");
-    assert_eq!(lines[2], "| piece-at | **3 t** | - | - | 9 t 3.000× |");
+    assert_eq!(lines[2], "| piece-at | **3 t** | - | - | 9 t 3.0× |");
     assert_eq!(lines[4], "| flip | - | - | - | 5 t |");
     assert_eq!(lines.len(), 5);
 
@@ -244,19 +231,31 @@ fn the_machine_table_takes_the_rows_that_differ() {
 
 #[test]
 fn numbers_keep_about_three_digits() {
-    assert_eq!(three_digits(0.9123), "0.912");
-    assert_eq!(three_digits(4.1), "4.10");
-    assert_eq!(three_digits(12.34), "12.3");
-    assert_eq!(three_digits(250.4), "250");
-    assert_eq!(format_ratio(0.523), "0.52");
-    assert_eq!(format_ratio(3.04), "3.0");
-    assert_eq!(format_ratio(14.2), "14");
-    assert_eq!(format_fraction(0.6171), "0.62");
-    assert_eq!(format_fraction(0.0334), "0.033");
-    assert_eq!(format_fraction(0.00991), "0.0099");
-    assert_eq!(format_fraction(1.54), "1.5");
-    assert_eq!(format_fraction(0.0999), "0.10");
-    assert_eq!(format_fraction(0.99995), "1.0");
+    assert_writes(
+        three_digits,
+        &[
+            (0.9123, "0.912"),
+            (4.1, "4.10"),
+            (12.34, "12.3"),
+            (250.4, "250"),
+        ],
+    );
+    assert_writes(
+        format_ratio,
+        &[(0.523, "0.52"), (3.04, "3.0"), (14.2, "14")],
+    );
+    // Rounded to two significant digits before the decimals are chosen: 0.0999 reads 0.10.
+    assert_writes(
+        format_fraction,
+        &[
+            (0.6171, "0.62"),
+            (0.0334, "0.033"),
+            (0.00991, "0.0099"),
+            (1.54, "1.5"),
+            (0.0999, "0.10"),
+            (0.99995, "1.0"),
+        ],
+    );
 }
 
 #[test]
@@ -269,19 +268,14 @@ fn the_ratio_chart_draws_a_bar_per_backend_but_scalar() {
     };
     let svg = report::<false>().ratio_chart(&spec).unwrap();
     assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
-    for text in [
+    let captions = [
         "Tallies relative to scalar",
         "tally / scalar",
         "made-up machine",
-        "piece-at",
-        "hex-sets",
-        "flip",
-        "swar",
-        "sse2",
-        "avx2",
-    ] {
-        assert!(svg.contains(text), "missing {text}");
-    }
+    ];
+    assert_contains_all(&svg, &captions);
+    let labels = ["piece-at", "hex-sets", "flip", "swar", "sse2", "avx2"];
+    assert_contains_all(&svg, &labels);
     // The background, three bars (flip has no ratio), the legend's box and fill, and a swatch
     // per backend: scalar, the reference, has neither bar nor swatch.
     assert_eq!(svg.matches("<rect").count(), 1 + 3 + 2 + 3, "{svg}");
@@ -291,11 +285,7 @@ fn the_ratio_chart_draws_a_bar_per_backend_but_scalar() {
 
     let mut alone = report::<false>();
     alone.results.retain(|r| r.subject.is_reference());
-    let err = alone.ratio_chart(&spec).unwrap_err();
-    assert!(
-        err.to_string().contains("at least one other backend"),
-        "{err}"
-    );
+    assert_fails_with(alone.ratio_chart(&spec), "at least one other backend");
 }
 
 #[test]
@@ -324,10 +314,9 @@ fn a_report_survives_its_json_file_and_names_a_wrong_one() {
         "{err}"
     );
     let missing = dir.join("missing.json");
-    let err = Report::<Tally<true>>::read_json(&missing, "a tallies.json").unwrap_err();
-    assert!(err.to_string().contains("reading `"), "{err}");
-    let err = write(&dir.join("no/such/folder"), "x").unwrap_err();
-    assert!(err.to_string().contains("writing `"), "{err}");
+    let read = Report::<Tally<true>>::read_json(&missing, "a tallies.json");
+    assert_fails_with(read, "reading `");
+    assert_fails_with(write(&dir.join("no/such/folder"), "x"), "writing `");
     fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -335,8 +324,7 @@ fn a_report_survives_its_json_file_and_names_a_wrong_one() {
 fn an_out_path_that_is_a_file_is_refused() {
     let file = scratch("out-file");
     fs::write(&file, "x").unwrap();
-    let err = out_dir(Some(&file), &Machine::current()).unwrap_err();
-    assert!(err.to_string().contains("not a folder"), "{err}");
+    assert_fails_with(out_dir(Some(&file), &Machine::current()), "not a folder");
     let default: PathBuf = out_dir(None, &Machine::current()).unwrap();
     assert!(default.starts_with("reports"));
     fs::remove_file(&file).unwrap();

@@ -15,6 +15,14 @@ pub fn qbb(args: &[&str]) -> Output {
         .expect("qbb runs")
 }
 
+/// Runs the lab's binary with `args` and `--out dir`, as a user asking for a report in `dir`;
+/// the run must succeed.
+pub fn qbb_writing_to(dir: &Path, args: &[&str]) -> Output {
+    let out = qbb(&[args, &["--out", arg(dir)]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
 /// What the run printed on standard output (the lab prints UTF-8).
 pub fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
@@ -42,14 +50,7 @@ pub fn arg(dir: &Path) -> &str {
 /// and the date, and the tables and charts depend on nothing else.
 pub fn assert_redraw_is_identical(command: &str, dir: &Path, json: &str) {
     let again = scratch(&format!("{command}-redraw"));
-    let out = qbb(&[
-        command,
-        "--json",
-        arg(&dir.join(json)),
-        "--out",
-        arg(&again),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    qbb_writing_to(&again, &[command, "--json", arg(&dir.join(json))]);
     let files = files_below(dir);
     assert!(files.len() > 1, "{files:?}");
     assert_eq!(files, files_below(&again));
