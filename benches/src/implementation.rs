@@ -14,8 +14,9 @@ use qbb::{BackendError, BackendKind};
 use crate::corpus::Corpus;
 use crate::kernels::Kernel;
 
-/// A backend's code in a backend's feature region.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A backend's code in a backend's feature region. Ordered as the tables show them: the
+/// baseline candidates first (scalar, swar, scalar-v3, swar-v3), then the backends by tier.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Implementation {
     /// Whose routines run.
     pub code: BackendKind,
@@ -73,6 +74,15 @@ impl Implementation {
     /// Whether this may be a benchmark's baseline: scalar-class code, in any region.
     pub fn is_baseline_candidate(self) -> bool {
         is_scalar_class(self.code)
+    }
+
+    /// The instruction sets its code may use, for legends: `x86-64-v3 (..)` for a raised one.
+    pub fn instruction_sets(self) -> String {
+        if self.is_raised() {
+            format!("{}'s code built for {}", self.code, self.region.isa_level())
+        } else {
+            self.code.isa_level().to_string()
+        }
     }
 
     /// Whether this CPU runs it.
@@ -140,6 +150,19 @@ fn raised<K: Kernel>(_: BackendKind, _: &Corpus, _: u64) -> Result<(), BackendEr
     RAISED_TO.check_available()
 }
 
+impl Ord for Implementation {
+    fn cmp(&self, other: &Implementation) -> std::cmp::Ordering {
+        let key = |i: &Implementation| (!i.is_baseline_candidate(), i.is_raised(), i.code);
+        key(self).cmp(&key(other))
+    }
+}
+
+impl PartialOrd for Implementation {
+    fn partial_cmp(&self, other: &Implementation) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl From<BackendKind> for Implementation {
     fn from(kind: BackendKind) -> Implementation {
         Implementation::native(kind)
@@ -167,6 +190,27 @@ mod tests {
         assert_eq!(Implementation::from_name("swar-v3"), Some(raised));
         assert_eq!(Implementation::from_name("avx2-v3"), None);
         assert_eq!(Implementation::from_name("scalar-v9"), None);
+    }
+
+    #[test]
+    fn baselines_come_first() {
+        let mut all: Vec<Implementation> = BackendKind::ALL.map(Implementation::native).to_vec();
+        all.extend([BackendKind::Swar, BackendKind::Scalar].map(Implementation::raised));
+        all.sort();
+        let names: Vec<String> = all.iter().map(|i| i.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "scalar",
+                "swar",
+                "scalar-v3",
+                "swar-v3",
+                "sse2",
+                "avx2",
+                "avx512",
+                "portable"
+            ]
+        );
     }
 
     #[test]

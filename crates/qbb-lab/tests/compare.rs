@@ -26,11 +26,24 @@ fn compare_writes_the_table_json_markdown_and_charts() {
             .unwrap()
             .starts_with("rustc ")
     );
+    assert!(value["machine"]["clock_ghz"].as_f64().unwrap() > 0.0);
+    // The baseline candidates, raised to x86-64-v3 where the CPU runs it.
     let rows = value["results"].as_array().expect("rows");
-    assert_eq!(rows.len(), 2);
-    assert_eq!(rows[0]["backend"], "scalar");
-    assert_eq!(rows[1]["backend"], "swar");
-    assert!(rows[1]["ns_per_op"].as_f64().unwrap() > 0.0);
+    let names: Vec<&str> = rows.iter().map(|r| r["backend"].as_str().unwrap()).collect();
+    let raised = qbb::BackendKind::Avx2.is_available();
+    let want: &[&str] = if raised {
+        &["scalar", "swar", "scalar-v3", "swar-v3"]
+    } else {
+        &["scalar", "swar"]
+    };
+    assert_eq!(names, want);
+    for row in rows {
+        assert!(row["ns_per_op"].as_f64().unwrap() > 0.0);
+        assert!(row["cycles_per_op"].as_f64().unwrap() > 0.0);
+        assert!(want.contains(&row["baseline"].as_str().unwrap()));
+        assert!(row["speedup_vs_baseline"].as_f64().unwrap() <= 1.0);
+        assert!(row["speedup_vs_scalar"].as_f64().unwrap() > 0.0);
+    }
     assert!(dir.join("results.md").is_file());
     assert!(dir.join("overview.svg").is_file());
     assert!(dir.join("charts/flip.svg").is_file());

@@ -1,6 +1,6 @@
 //! The charts of the timings, as SVG: one bar chart per benchmark (nanoseconds per call of each
 //! backend, the spread of the samples as an error bar) and the overview of every benchmark's
-//! speed-up over scalar, drawn by the report's ratio chart. Each names the machine in its footer.
+//! speed-up over its baseline, drawn by the report's ratio chart. Each names the machine in its footer.
 
 use anyhow::{Result, anyhow};
 use plotters::prelude::*;
@@ -121,12 +121,12 @@ pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
     Ok(svg)
 }
 
-/// Every benchmark's speed-up over scalar, one horizontal bar per backend starting at 1×, on a
-/// log scale: right of the line is faster than scalar, left is slower.
+/// Every benchmark's speed-up over its baseline, one horizontal bar per implementation starting
+/// at 1×, on a log scale: right of the line is faster than the best scalar-class code.
 pub fn overview(results: &Results) -> Result<String> {
     results.ratio_chart(&RatioChart {
-        title: "Speed-up over scalar of every benchmark (log scale; right of 1× is faster)",
-        x_desc: "speed-up over scalar = scalar ns per call / backend ns per call (pale: inherited code)",
+        title: "Speed-up over the baseline of every benchmark (log scale; right of 1× is faster)",
+        x_desc: "speed-up = baseline ns per call / ns per call; baseline = fastest of scalar, swar, scalar-v3, swar-v3 (pale: inherited)",
         footer: footer_text(results),
         // Speed-ups mostly reach right of 1×, the latency rows at the bottom left of it.
         legend: SeriesLabelPosition::LowerRight,

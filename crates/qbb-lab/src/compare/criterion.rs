@@ -5,8 +5,7 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use qbb::BackendKind;
-use qbb_benches::Bench;
+use qbb_benches::{Bench, Implementation};
 use serde::Deserialize;
 
 use super::results::Row;
@@ -82,9 +81,9 @@ fn read_one(latest: &Path) -> Result<Option<Row>> {
     };
     let meta: BenchmarkFile = serde_json::from_str(&json("benchmark.json")?)
         .with_context(|| format!("parsing `{}`", latest.join("benchmark.json").display()))?;
-    let (Ok(bench), Some(Ok(backend))) = (
+    let (Ok(bench), Some(Some(on))) = (
         meta.group_id.parse::<Bench>(),
-        meta.function_id.as_deref().map(str::parse::<BackendKind>),
+        meta.function_id.as_deref().map(Implementation::from_name),
     ) else {
         return Ok(None);
     };
@@ -103,11 +102,13 @@ fn read_one(latest: &Path) -> Result<Option<Row>> {
     }
     let calls = samples.iters.iter().sum::<f64>() * calls_per_iter as f64;
     let calls_per_sample = (calls / samples.iters.len() as f64).round() as u64;
+    // Criterion does not time the clock: no cycles.
     Ok(Some(Row::new(
         bench,
-        backend,
+        on,
         &ns_per_call,
         calls_per_sample,
+        None,
     )))
 }
 

@@ -1,9 +1,11 @@
 //! `qbb compare` and `qbb report`: every routine on every backend side by side.
 //!
 //! `compare` times the benchmark definitions of `qbb-benches` (the same kernels `cargo bench`
-//! runs) with a short plan; `report` reads back the latest `cargo bench` run from
-//! `target/criterion/` instead. Both print the table and write `results.json`, `results.md`, the
-//! overview chart and one chart per benchmark.
+//! runs) with a short plan, on every backend and on the baseline candidates (scalar and SWAR,
+//! also built for x86-64-v3), and times the core clock before and after; `report` reads back the
+//! latest `cargo bench` run from `target/criterion/` instead. Both print the table and write
+//! `results.json`, `results.md`, the overview chart and one chart per benchmark. Every speed-up
+//! is over the benchmark's baseline, the fastest scalar-class code.
 
 mod chart;
 mod criterion;
@@ -16,13 +18,13 @@ use std::time::Instant;
 
 use anyhow::Result;
 use qbb::BackendKind;
-use qbb_benches::{ALL, Bench, Corpus, Plan, available_backends};
+use qbb_benches::{ALL, Bench, Corpus, Implementation, Plan, available_implementations};
 
 use crate::output::print;
 use crate::report::files::{cargo_command, command_line, create_dir, out_dir, write};
 use crate::report::machine::Machine;
-use crate::report::table::{legend, machine_table, three_digits};
-use crate::report::{REFERENCE, corpus_description};
+use crate::report::table::{BASELINE_RATIO, format_ratio, legend, machine_table, three_digits};
+use crate::report::{corpus_description, round4};
 use results::{Results, Row};
 
 /// The timings' two commands: measure now, or read back a run of `cargo bench`.
@@ -44,8 +46,8 @@ pub struct CompareArgs {
     /// Where to write results.json, results.md and the charts [default: reports/<machine-id>].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Only these backends (comma-separated or repeated); scalar is always measured, as the
-    /// reference of the speed-ups [default: every backend this CPU runs].
+    /// Only these backends (comma-separated or repeated); the baseline candidates (scalar,
+    /// swar, scalar-v3, swar-v3) are always measured [default: every backend this CPU runs].
     #[arg(long = "backend", value_name = "NAME", value_delimiter = ',')]
     backends: Vec<BackendKind>,
     /// Only these benchmarks: routine ids such as `hex-sets`, or `piece-at-latency`,
@@ -78,7 +80,7 @@ pub fn run(command: &Command) -> Result<ExitCode> {
 
 /// `qbb compare`.
 fn compare(args: &CompareArgs) -> Result<ExitCode> {
-    let backends = chosen_backends(&args.backends)?;
+    let implementations = chosen_implementations(&args.backends)?;
     let benches: Vec<Bench> = if args.benches.is_empty() {
         ALL.to_vec()
     } else {
@@ -92,22 +94,23 @@ fn compare(args: &CompareArgs) -> Result<ExitCode> {
     } else {
         Plan::NORMAL
     };
-    let machine = Machine::current();
+    let mut machine = Machine::current();
     let out = out_dir(args.out.as_deref(), &machine)?;
     let corpus = Corpus::standard();
-    let names: Vec<&str> = backends.iter().map(|k| k.name()).collect();
-    let estimate = plan.estimate(backends.len()) * benches.len() as u32;
+    let names: Vec<String> = implementations.iter().map(|i| i.name()).collect();
+    let estimate = plan.estimate(implementations.len()) * benches.len() as u32;
     eprintln!(
-        "measuring {} benchmarks on {} backends ({}) over {} positions on {}: about {} s",
+        "measuring {} benchmarks on {} implementations ({}) over {} positions on {}: about {} s",
         benches.len(),
-        backends.len(),
+        implementations.len(),
         names.join(", "),
         corpus.len(),
         machine.cpu,
         estimate.as_secs().max(1)
     );
     let started = Instant::now();
-    let mut rows = Vec::new();
+    let clock_before = qbb_benches::clock::core_ghz(CLOCK_PASSES);
+    let mut measurements = Vec::new();
     for (i, &bench) in benches.iter().enumerate() {
         let progress = format!("[{:>2}/{}] {bench}", i + 1, benches.len());
         let interactive = std::io::stderr().is_terminal();
@@ -115,22 +118,45 @@ fn compare(args: &CompareArgs) -> Result<ExitCode> {
             eprint!("{progress} ...");
             let _ = std::io::stderr().flush();
         }
-        let measured = qbb_benches::measure::measure(bench, &backends, &corpus, &plan)?;
+        let measured = qbb_benches::measure::measure(bench, &implementations, &corpus, &plan)?;
         let summary: Vec<String> = measured
             .iter()
-            .map(|m| format!("{} {} ns", m.backend, three_digits(m.median())))
+            .map(|m| format!("{} {} ns", m.implementation, three_digits(m.median())))
             .collect();
         if interactive {
             eprint!("\r");
         }
         eprintln!("{progress}: {}", summary.join(", "));
-        rows.extend(
-            measured
-                .into_iter()
-                .map(|m| Row::new(m.bench, m.backend, &m.ns_per_call, m.calls_per_sample)),
-        );
+        measurements.extend(measured);
     }
-    eprintln!("measured in {:.0} s", started.elapsed().as_secs_f64());
+    let clock_after = qbb_benches::clock::core_ghz(CLOCK_PASSES);
+    machine.clock_samples_ghz = [clock_before, clock_after]
+        .into_iter()
+        .flatten()
+        .map(round4)
+        .collect();
+    let clock = &machine.clock_samples_ghz;
+    machine.clock_ghz =
+        (!clock.is_empty()).then(|| round4(clock.iter().sum::<f64>() / clock.len() as f64));
+    eprintln!(
+        "measured in {:.0} s; core clock {}",
+        started.elapsed().as_secs_f64(),
+        machine
+            .clock_ghz
+            .map_or("not measured".to_string(), |ghz| format!("{ghz:.2} GHz"))
+    );
+    let rows = measurements
+        .into_iter()
+        .map(|m| {
+            Row::new(
+                m.bench,
+                m.implementation,
+                &m.ns_per_call,
+                m.calls_per_sample,
+                machine.clock_ghz,
+            )
+        })
+        .collect();
     let source = command_line();
     let results = Results::timings(machine, source, corpus_description(corpus.len()), rows);
     finish(&results, &out)
@@ -171,28 +197,31 @@ fn report(args: &ReportArgs) -> Result<ExitCode> {
     finish(&results, &out)
 }
 
-/// The backends to measure: the ones asked for (each must run here) plus scalar, or all.
-fn chosen_backends(asked: &[BackendKind]) -> Result<Vec<BackendKind>> {
+/// Passes of the clock's add chain before and after the run; the best counts.
+const CLOCK_PASSES: usize = 20;
+
+/// What to measure: the backends asked for (each must run here) plus the baseline candidates,
+/// or everything this CPU runs.
+fn chosen_implementations(asked: &[BackendKind]) -> Result<Vec<Implementation>> {
     if asked.is_empty() {
-        return Ok(available_backends());
+        return Ok(available_implementations());
     }
-    let mut kinds = vec![REFERENCE];
+    let mut all = Implementation::baselines();
     for &kind in asked {
         kind.check_available()?;
-        kinds.push(kind);
+        all.push(Implementation::native(kind));
     }
-    kinds.sort();
-    kinds.dedup();
-    Ok(kinds)
+    all.sort();
+    all.dedup();
+    Ok(all)
 }
 
 /// Prints the table and writes the files.
 fn finish(results: &Results, dir: &Path) -> Result<ExitCode> {
-    print(
-        &results
-            .table()
-            .terminal(&legend("fastest", "speed-up over scalar")),
-    )?;
+    print(&results.table().terminal(&legend(
+        "fastest (or tied within the noise)",
+        BASELINE_RATIO,
+    )))?;
     let written = write_files(results, dir)?;
     eprintln!(
         "wrote {} files to {}: results.json, results.md, overview.svg, charts/",
@@ -224,6 +253,62 @@ fn write_files(results: &Results, dir: &Path) -> Result<usize> {
     Ok(written)
 }
 
+/// How the clock was measured, for the machine table.
+fn clock_text(m: &Machine) -> String {
+    match m.clock_ghz {
+        Some(ghz) => format!(
+            "{ghz:.2} GHz, timed by a chain of dependent additions (one per cycle) before and \
+             after the run: {}",
+            m.clock_samples_ghz
+                .iter()
+                .map(|g| format!("{g:.2}"))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+        None => "not measured (cycles left out)".to_string(),
+    }
+}
+
+/// The noise floor, for the machine table.
+fn noise_text(noise: Option<f64>) -> String {
+    match noise {
+        Some(noise) => format!(
+            "{:.1} %: the largest difference between two timings of the same machine code in \
+             this run (a backend running another's routine where neither adds target \
+             features); differences inside it are ties",
+            noise * 100.0
+        ),
+        None => "unknown: this run timed no routine twice".to_string(),
+    }
+}
+
+/// The table that shows what the baseline changes: per benchmark, the fastest implementation's
+/// speed-up over the baseline beside its speed-up over the naive scalar reference.
+fn fair_and_naive(results: &Results) -> String {
+    let mut out = "\n## Over the baseline, and over the naive reference\n\n\
+        The headline speed-up is over the baseline. Over the scalar reference (built for \
+        baseline x86-64 and written square by square to be read, not to be fast) the same \
+        backend looks faster; both are in `results.json` (`speedup_vs_baseline`, \
+        `speedup_vs_scalar`).\n\n\
+        | benchmark | baseline | fastest | over the baseline | over scalar |\n\
+        | --- | --- | --- | ---: | ---: |\n"
+        .to_string();
+    for (id, rows) in results.by_benchmark() {
+        let Some(fastest) = crate::report::best(&rows) else {
+            continue;
+        };
+        let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{}×", format_ratio(r)));
+        out.push_str(&format!(
+            "| {id} | {} | {} | {} | {} |\n",
+            fastest.baseline.as_deref().unwrap_or("-"),
+            fastest.subject.backend,
+            ratio(fastest.speedup_vs_baseline),
+            ratio(fastest.speedup_vs_scalar),
+        ));
+    }
+    out
+}
+
 /// `results.md`: the machine, the table, the charts.
 fn markdown_page(results: &Results, has_overview: bool) -> String {
     let m = &results.machine;
@@ -231,9 +316,16 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
     let mut page = format!(
         "# Every routine on every backend: {cpu} (`{id}`)\n\n\
          Measured by `{source}` on {date}. Each cell is the median of {samples} samples in \
-         nanoseconds per call (lower is better), with the speed-up over scalar; the fastest \
-         backend of each row is in bold. † marks a backend that runs another tier's code for \
-         that routine (`qbb backends` says which and why). Throughput benchmarks make one \
+         nanoseconds per call (lower is better), then cycles per call where the core clock was \
+         measured, then the speed-up over the row's **baseline**: the fastest scalar-class code \
+         for that benchmark, among the scalar reference and SWAR built for baseline x86-64 and \
+         the same two built for x86-64-v3 (`scalar-v3`, `swar-v3`: POPCNT, BMI1/2, LZCNT and \
+         AVX2 allowed). ° marks the baseline, so a speed-up measures what the backend's SIMD \
+         code buys over the best plain code, not what a newer instruction set buys any code. \
+         The fastest cell of each row is in bold, with every cell within the run's noise floor \
+         of it (a tie). A column's header names the x86-64 level its code is built for where \
+         the backend's name does not. † marks a backend that runs another tier's code for that \
+         routine (`qbb backends` says which and why). Throughput benchmarks make one \
          independent call per position; `-latency` benchmarks chain each call on the previous \
          result.\n\n",
         cpu = m.cpu,
@@ -253,6 +345,11 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
         ("load at start", m.load.clone()),
         &results.corpus,
     ));
+    page.push_str(&format!("| core clock | {} |\n", clock_text(m)));
+    page.push_str(&format!(
+        "| noise floor | {} |\n",
+        noise_text(results.noise)
+    ));
     page.push('\n');
     page.push_str(&results.table().markdown());
     page.push_str(
@@ -260,8 +357,9 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
          `ns_max`) and drawn as error bars in the charts. The machine may be shared: quote \
          ratios between backends of one run rather than absolute times.\n",
     );
+    page.push_str(&fair_and_naive(results));
     if has_overview {
-        page.push_str("\n![Speed-up over scalar of every benchmark](overview.svg)\n");
+        page.push_str("\n![Speed-up over the baseline of every benchmark](overview.svg)\n");
     }
     page.push_str("\nOne chart per benchmark:");
     for (id, _) in results.by_benchmark() {
@@ -293,13 +391,14 @@ mod tests {
     }
 
     #[test]
-    fn scalar_joins_the_backends_asked_for() {
-        assert_eq!(
-            chosen_backends(&[BackendKind::Swar]).unwrap(),
-            [BackendKind::Scalar, BackendKind::Swar]
-        );
+    fn the_baselines_join_the_backends_asked_for() {
+        let mut want = Implementation::baselines();
+        if BackendKind::Sse2.is_available() {
+            want.push(Implementation::native(BackendKind::Sse2));
+            assert_eq!(chosen_implementations(&[BackendKind::Sse2]).unwrap(), want);
+        }
         if !BackendKind::Avx512.is_available() {
-            assert_fails_with(chosen_backends(&[BackendKind::Avx512]), "avx512");
+            assert_fails_with(chosen_implementations(&[BackendKind::Avx512]), "avx512");
         }
     }
 
@@ -307,9 +406,9 @@ mod tests {
     fn the_terminal_table_has_a_line_per_benchmark_and_a_legend() {
         let text = sample()
             .table()
-            .terminal(&legend("fastest", "speed-up over scalar"));
-        assert!(text.contains("2.00 ns 5.0× *"), "{text}");
-        assert!(text.ends_with("fastest of the row; † the backend runs another tier's code for this routine (see `qbb backends`); n× = speed-up over scalar\n"), "{text}");
+            .terminal(&legend("fastest", BASELINE_RATIO));
+        assert!(text.contains("2.00 ns 2.5× *"), "{text}");
+        assert!(text.ends_with(&format!("fastest of the row; † the backend runs another tier's code for this routine (see `qbb backends`); n× = {BASELINE_RATIO}\n")), "{text}");
         assert_eq!(text.matches("hex-sets").count(), 1);
     }
 }

@@ -1,13 +1,16 @@
 //! The timings as `results.json` holds them: a [`Report`] of one [`Row`] per benchmark and
-//! backend, with nanoseconds per call and the speed-up over scalar.
+//! implementation, with nanoseconds and cycles per call, the speed-up over the benchmark's
+//! baseline (the fastest scalar-class code) and, beside it, over the scalar reference.
+
+use std::collections::BTreeMap;
 
 use qbb::BackendKind;
-use qbb_benches::Bench;
+use qbb_benches::{Bench, Implementation};
 use serde::{Deserialize, Serialize};
 
 use crate::report::machine::Machine;
 use crate::report::table::three_digits;
-use crate::report::{Figure, Ratio, Report, Subject, round4, subject_and_ratio_fields};
+use crate::report::{Against, Figure, Ratio, Report, Subject, round4, subject_and_ratio_fields};
 
 /// The whole file.
 pub type Results = Report<Row>;
@@ -15,7 +18,7 @@ pub type Results = Report<Row>;
 /// What one figure is.
 const UNIT: &str = "ns per call (median of the samples)";
 
-/// One benchmark timed on one backend.
+/// One benchmark timed on one implementation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     #[serde(flatten)]
@@ -28,21 +31,41 @@ pub struct Row {
     pub samples: usize,
     /// Calls timed in one sample.
     pub calls_per_sample: u64,
-    /// Scalar's `ns_per_op` divided by this backend's, when scalar was measured.
+    /// `ns_per_op` times the core clock measured during the run (`machine.clock_ghz`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycles_per_op: Option<f64>,
+    /// The benchmark's baseline: the fastest of the scalar-class implementations measured.
+    #[serde(default)]
+    pub baseline: Option<String>,
+    /// The baseline's `ns_per_op` divided by this row's: the headline speed-up.
+    #[serde(default)]
+    pub speedup_vs_baseline: Option<f64>,
+    /// The scalar reference's `ns_per_op` divided by this row's, when scalar was measured.
     pub speedup_vs_scalar: Option<f64>,
 }
 
 impl Row {
-    pub fn new(bench: Bench, backend: BackendKind, samples: &[f64], calls_per_sample: u64) -> Row {
+    /// A row from the samples (ns per call), with cycles when the clock is known.
+    pub fn new(
+        bench: Bench,
+        on: impl Into<Implementation>,
+        samples: &[f64],
+        calls_per_sample: u64,
+        clock_ghz: Option<f64>,
+    ) -> Row {
         let mut sorted = samples.to_vec();
         sorted.sort_by(f64::total_cmp);
+        let ns_per_op = round4(median(&sorted));
         Row {
-            subject: Subject::new(bench, backend),
-            ns_per_op: round4(median(&sorted)),
+            subject: Subject::new(bench, on),
+            ns_per_op,
             ns_min: round4(sorted.first().copied().unwrap_or(f64::NAN)),
             ns_max: round4(sorted.last().copied().unwrap_or(f64::NAN)),
             samples: sorted.len(),
             calls_per_sample,
+            cycles_per_op: clock_ghz.map(|ghz| round4(ns_per_op * ghz)),
+            baseline: None,
+            speedup_vs_baseline: None,
             speedup_vs_scalar: None,
         }
     }
@@ -50,15 +73,31 @@ impl Row {
 
 impl Figure for Row {
     const RATIO: Ratio = Ratio::ReferenceOverRow;
+    const AGAINST: Against = Against::Baseline;
 
-    subject_and_ratio_fields!(speedup_vs_scalar);
+    subject_and_ratio_fields!(speedup_vs_baseline);
+
+    fn set_against(&mut self, implementation: Option<&str>) {
+        self.baseline = implementation.map(str::to_string);
+    }
+
+    fn against(&self) -> Option<&str> {
+        self.baseline.as_deref()
+    }
 
     fn value(&self) -> f64 {
         self.ns_per_op
     }
 
     fn value_text(&self) -> String {
-        format!("{} ns", three_digits(self.ns_per_op))
+        match self.cycles_per_op {
+            Some(cycles) => format!(
+                "{} ns {} cyc",
+                three_digits(self.ns_per_op),
+                three_digits(cycles)
+            ),
+            None => format!("{} ns", three_digits(self.ns_per_op)),
+        }
     }
 }
 
@@ -71,10 +110,54 @@ fn median(sorted: &[f64]) -> f64 {
 }
 
 impl Results {
-    /// The timings of `rows`, sorted, with the speed-ups over scalar.
+    /// The timings of `rows`, sorted, with the speed-ups over the baseline and over scalar, and
+    /// the run's noise floor.
     pub fn timings(machine: Machine, source: String, corpus: String, rows: Vec<Row>) -> Results {
-        Report::new(machine, source, UNIT.to_string(), corpus, rows)
+        let mut results = Report::new(machine, source, UNIT.to_string(), corpus, rows);
+        results.add_speedups_vs_scalar();
+        results.noise = noise_floor(&results.results);
+        results
     }
+
+    /// Fills in each row's speed-up over the scalar reference of its benchmark.
+    pub fn add_speedups_vs_scalar(&mut self) {
+        let scalar: BTreeMap<String, f64> = self
+            .results
+            .iter()
+            .filter(|r| r.subject.is_reference())
+            .map(|r| (r.subject.benchmark.clone(), r.ns_per_op))
+            .collect();
+        for row in &mut self.results {
+            row.speedup_vs_scalar = scalar
+                .get(&row.subject.benchmark)
+                .map(|&scalar| round4(scalar / row.ns_per_op));
+        }
+    }
+}
+
+/// The largest relative difference between two timings of the same machine code in this run: a
+/// backend that inherits a routine from another, where neither region adds target features
+/// (swar or portable running scalar's code), compiles the same source the same way. `None` when
+/// the run has no such pair.
+fn noise_floor(rows: &[Row]) -> Option<f64> {
+    let ns = |benchmark: &str, backend: BackendKind| {
+        rows.iter()
+            .find(|r| r.subject.benchmark == benchmark && r.subject.backend == backend.name())
+            .map(|r| r.ns_per_op)
+    };
+    rows.iter()
+        .filter_map(|row| {
+            let on = row.subject.implementation()?;
+            let from = row.subject.inherited_from()?;
+            let plain = |kind: BackendKind| kind.required_features().is_empty();
+            if on.is_raised() || !plain(on.code) || !plain(from) {
+                return None;
+            }
+            let other = ns(&row.subject.benchmark, from)?;
+            Some((row.ns_per_op / other).ln().abs())
+        })
+        .max_by(f64::total_cmp)
+        .map(|spread| round4(spread.exp() - 1.0))
 }
 
 #[cfg(test)]
@@ -87,15 +170,15 @@ pub(crate) mod tests {
     /// say today.
     fn row(bench: &str, backend: &str, ns: f64) -> Row {
         let bench: Bench = bench.parse().unwrap();
-        let kind: BackendKind = backend.parse().unwrap();
-        let mut row = Row::new(bench, kind, &[ns * 1.1, ns, ns * 0.9], 1024);
+        let on = Implementation::from_name(backend).unwrap();
+        let mut row = Row::new(bench, on, &[ns * 1.1, ns, ns * 0.9], 1024, None);
         swar_inherits(&mut row.subject);
         row
     }
 
-    /// A small result set.
+    /// A small result set, without a noise floor.
     pub fn sample() -> Results {
-        made_up_report(
+        let mut results = made_up_report(
             UNIT,
             vec![
                 row("hex-sets", "avx2", 2.0),
@@ -106,11 +189,13 @@ pub(crate) mod tests {
                 row("piece-at", "scalar", 1.0),
                 row("hex-sets", "swar", 5.0),
             ],
-        )
+        );
+        results.add_speedups_vs_scalar();
+        results
     }
 
     #[test]
-    fn rows_are_ordered_and_speedups_are_over_scalar() {
+    fn rows_are_ordered_and_speedups_are_over_the_baseline_and_scalar() {
         let r = sample();
         let order: Vec<(&str, &str)> = r
             .results
@@ -135,6 +220,21 @@ pub(crate) mod tests {
             .map(|r| r.speedup_vs_scalar.unwrap())
             .collect();
         assert_eq!(speedups, [1.0, 1.0, 2.0, 5.0, 1.0, 0.5, 1.0]);
+        let baselines: Vec<&str> = r
+            .results
+            .iter()
+            .map(|r| r.baseline.as_deref().unwrap())
+            .collect();
+        assert_eq!(
+            baselines,
+            ["scalar", "swar", "swar", "swar", "scalar", "scalar", "scalar"]
+        );
+        let headline: Vec<f64> = r
+            .results
+            .iter()
+            .map(|r| r.speedup_vs_baseline.unwrap())
+            .collect();
+        assert_eq!(headline, [1.0, 0.5, 1.0, 2.5, 1.0, 0.5, 1.0]);
         let groups = r.by_benchmark();
         assert_eq!(groups.len(), 4);
         assert_eq!(best(&groups[1].1).unwrap().subject.backend, "avx2");
@@ -149,7 +249,9 @@ pub(crate) mod tests {
             BackendKind::Scalar,
             &[4.0, 1.0, 2.0],
             8,
+            Some(3.0),
         );
+        assert_eq!(row.cycles_per_op, Some(6.0));
         assert_eq!((row.ns_min, row.ns_per_op, row.ns_max), (1.0, 2.0, 4.0));
         assert_eq!(row.subject.support, "native");
         assert!(!row.subject.is_latency());
@@ -173,13 +275,14 @@ pub(crate) mod tests {
     fn the_markdown_marks_the_fastest_backend_of_each_row() {
         let md = sample().table().markdown();
         let lines: Vec<&str> = md.lines().collect();
-        assert_eq!(lines[0], "| benchmark | scalar | swar | avx2 |");
+        assert_eq!(lines[0], "| benchmark | scalar | swar | avx2 (x86-64-v3) |");
         assert_eq!(lines[1], "| --- | ---: | ---: | ---: |");
-        assert_eq!(lines[2], "| piece-at | 1.00 ns | - | - |");
+        // The baseline is the fastest scalar-class cell (°): scalar alone, or swar over scalar.
+        assert_eq!(lines[2], "| piece-at | 1.00 ns° | - | - |");
         assert_eq!(
             lines[3],
-            "| hex-sets | 10.0 ns | 5.00 ns 2.0×† | **2.00 ns 5.0×** |"
+            "| hex-sets | 10.0 ns 0.50× | 5.00 ns°† | **2.00 ns 2.5×** |"
         );
-        assert_eq!(lines[4], "| flip | **3.00 ns** | - | 6.00 ns 0.50× |");
+        assert_eq!(lines[4], "| flip | **3.00 ns°** | - | 6.00 ns 0.50× |");
     }
 }

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use super::gungraun::Run;
 use crate::report::machine::Machine;
 use crate::report::table::three_digits;
-use crate::report::{Figure, Ratio, Report, Subject, backends_in_order, subject_and_ratio_fields};
+use crate::report::{
+    Against, Figure, Ratio, Report, Subject, backends_in_order, subject_and_ratio_fields,
+};
 
 /// The whole file.
 pub type Instructions = Report<Count>;
@@ -49,6 +51,8 @@ impl Count {
 
 impl Figure for Count {
     const RATIO: Ratio = Ratio::RowOverReference;
+    // A count is a property of the code, not a speed: it is compared with the reference's.
+    const AGAINST: Against = Against::Reference;
 
     subject_and_ratio_fields!(vs_scalar);
 
@@ -199,7 +203,16 @@ pub(crate) mod tests {
     fn cells_mark_the_fewest_instructions_and_inherited_code() {
         let table = sample().table();
         let (header, rows) = (table.header, table.rows);
-        assert_eq!(header, ["benchmark", "scalar", "swar", "avx2", "portable"]);
+        assert_eq!(
+            header,
+            [
+                "benchmark",
+                "scalar",
+                "swar",
+                "avx2 (x86-64-v3)",
+                "portable"
+            ]
+        );
         let texts: Vec<Vec<(&str, bool)>> = rows
             .iter()
             .map(|r| r.iter().map(|c| (c.text.as_str(), c.best)).collect())

@@ -301,7 +301,7 @@ mod tests {
             &dir,
             "instructions",
             &[
-                "| benchmark | scalar | swar | avx2 | portable |",
+                "| benchmark | scalar | swar | avx2 (x86-64-v3) | portable |",
                 "| piece-at | 26.5 | 24.4 0.92×† | **17.0 0.64×** | 18.0 0.68× |",
                 "cargo bench -p qbb-benches --features callgrind --bench callgrind -- \
                  --save-summary=pretty-json\n",

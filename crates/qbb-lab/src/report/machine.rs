@@ -29,6 +29,12 @@ pub struct Machine {
     pub load: String,
     /// When the results were produced, UTC.
     pub date: String,
+    /// The core clock during a timing run, GHz: the mean of [`Machine::clock_samples_ghz`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_ghz: Option<f64>,
+    /// The clock timed before and after the run (`qbb_benches::clock`), GHz.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clock_samples_ghz: Vec<f64>,
 }
 
 /// The features the x86 backends rely on, tier by tier, each once.
@@ -90,6 +96,8 @@ impl Machine {
                 .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
                 .unwrap_or_else(|_| "unknown".to_string()),
             date: utc_now(),
+            clock_ghz: None,
+            clock_samples_ghz: Vec::new(),
         }
     }
 

@@ -17,11 +17,12 @@ pub mod table;
 use std::collections::BTreeMap;
 
 use qbb::BackendKind;
+use qbb_benches::Implementation;
 use serde::{Deserialize, Serialize};
 
 use machine::Machine;
 pub(crate) use row::subject_and_ratio_fields;
-pub use row::{Figure, Ratio, Subject, round4};
+pub use row::{Against, Figure, Ratio, Subject, round4};
 
 /// The backend every ratio is taken against: it runs everywhere and is the plainest code.
 pub const REFERENCE: BackendKind = BackendKind::Scalar;
@@ -38,12 +39,17 @@ pub struct Report<R> {
     pub unit: String,
     /// The inputs.
     pub corpus: String,
+    /// The relative spread between timings of identical code in this run: ratios closer to 1
+    /// than this are ties. Timings only (instruction counts do not vary).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise: Option<f64>,
     pub results: Vec<R>,
 }
 
 impl<R: Figure> Report<R> {
     /// Sorts the rows (benchmark order, then backend order) and fills in each row's ratio to
-    /// the reference backend's figure of the same benchmark, when the reference was measured.
+    /// the figure it is taken against ([`Figure::AGAINST`]) of the same benchmark, when that was
+    /// measured.
     pub fn new(
         machine: Machine,
         source: String,
@@ -52,22 +58,19 @@ impl<R: Figure> Report<R> {
         mut results: Vec<R>,
     ) -> Self {
         results.sort_by_key(|r| order_key(&r.subject().benchmark, &r.subject().backend));
-        let reference: BTreeMap<String, f64> = results
-            .iter()
-            .filter(|r| r.subject().is_reference())
-            .map(|r| (r.subject().benchmark.clone(), r.value()))
-            .collect();
+        let against = against_rows(&results);
         for row in &mut results {
-            let ratio = reference
-                .get(&row.subject().benchmark)
-                .map(|&reference| round4(R::RATIO.of(row.value(), reference)));
+            let against = against.get(&row.subject().benchmark);
+            let ratio = against.map(|(_, value)| round4(R::RATIO.of(row.value(), *value)));
             row.set_ratio(ratio);
+            row.set_against(against.map(|(name, _)| name.as_str()));
         }
         Report {
             machine,
             source,
             unit,
             corpus,
+            noise: None,
             results,
         }
     }
@@ -96,6 +99,24 @@ impl<R: Figure> Report<R> {
     }
 }
 
+/// For each benchmark, the implementation the ratios are taken against and its figure.
+fn against_rows<R: Figure>(results: &[R]) -> BTreeMap<String, (String, f64)> {
+    let mut against: BTreeMap<String, (String, f64)> = BTreeMap::new();
+    for row in results.iter().filter(|r| r.value().is_finite()) {
+        let subject = row.subject();
+        let eligible = match R::AGAINST {
+            Against::Reference => subject.is_reference(),
+            Against::Baseline => subject.is_baseline_candidate(),
+        };
+        let better = |(_, value): &(String, f64)| row.value() < *value;
+        if eligible && against.get(&subject.benchmark).is_none_or(better) {
+            let entry = (subject.backend.clone(), row.value());
+            against.insert(subject.benchmark.clone(), entry);
+        }
+    }
+    against
+}
+
 /// The best row of a benchmark: the lowest finite figure, the first of equals.
 pub fn best<'a, R: Figure>(rows: &[&'a R]) -> Option<&'a R> {
     rows.iter()
@@ -104,18 +125,19 @@ pub fn best<'a, R: Figure>(rows: &[&'a R]) -> Option<&'a R> {
         .min_by(|a, b| a.value().total_cmp(&b.value()))
 }
 
-/// Where a row goes: the order of the benchmark list (latency last), then the backend tiers.
-fn order_key(benchmark: &str, backend: &str) -> (Option<usize>, Option<BackendKind>) {
+/// Where a row goes: the order of the benchmark list (latency last), then the implementations
+/// (the baseline candidates, then the backend tiers).
+fn order_key(benchmark: &str, backend: &str) -> (Option<usize>, Option<Implementation>) {
     let bench = qbb_benches::ALL.iter().position(|b| b.id() == benchmark);
-    (bench, backend.parse().ok())
+    (bench, Implementation::from_name(backend))
 }
 
-/// The distinct backends named, in backend order.
+/// The distinct implementations named, in table order.
 pub fn backends_in_order<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let mut kinds: Vec<BackendKind> = names.filter_map(|n| n.parse().ok()).collect();
-    kinds.sort();
-    kinds.dedup();
-    kinds.iter().map(|k| k.name().to_string()).collect()
+    let mut all: Vec<Implementation> = names.filter_map(Implementation::from_name).collect();
+    all.sort();
+    all.dedup();
+    all.iter().map(|i| i.name()).collect()
 }
 
 /// The description of the benchmarks' corpus, for the files.

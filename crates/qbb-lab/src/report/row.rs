@@ -2,7 +2,7 @@
 //! which the generic code reads a pipeline's own figures.
 
 use qbb::{BackendKind, Routine};
-use qbb_benches::{Bench, Measure};
+use qbb_benches::{Bench, Implementation, Measure};
 use serde::{Deserialize, Serialize};
 
 use super::REFERENCE;
@@ -21,13 +21,16 @@ pub struct Subject {
     /// The routine's row in the catalogue, see `qbb::Routine::row`.
     pub catalogue_row: u8,
     pub title: String,
+    /// The implementation: a backend (`avx2`), or a scalar-class backend raised to x86-64-v3
+    /// (`scalar-v3`, see `qbb_benches::Implementation`).
     pub backend: String,
-    /// `native`, or `inherited: from <backend> (<why>)`: whose code ran.
+    /// `native`, `inherited: from <backend> (<why>)` or `raised: ...`: whose code ran.
     pub support: String,
 }
 
 impl Subject {
-    pub fn new(bench: Bench, backend: BackendKind) -> Subject {
+    pub fn new(bench: Bench, on: impl Into<Implementation>) -> Subject {
+        let on = on.into();
         let routine = bench.routine();
         Subject {
             routine: routine.id().to_string(),
@@ -35,14 +38,35 @@ impl Subject {
             benchmark: bench.id(),
             catalogue_row: routine.row(),
             title: bench.title(),
-            backend: backend.name().to_string(),
-            support: support(backend, routine),
+            backend: on.name(),
+            support: if on.is_raised() {
+                format!("raised: {}", on.instruction_sets())
+            } else {
+                support(on.code, routine)
+            },
         }
+    }
+
+    /// The implementation the row names, if this build of the lab knows it.
+    pub fn implementation(&self) -> Option<Implementation> {
+        Implementation::from_name(&self.backend)
+    }
+
+    /// Scalar-class code, which may be the benchmark's baseline.
+    pub fn is_baseline_candidate(&self) -> bool {
+        self.implementation()
+            .is_some_and(Implementation::is_baseline_candidate)
     }
 
     /// The backend ran another tier's code for this routine.
     pub fn is_inherited(&self) -> bool {
         self.support.starts_with("inherited")
+    }
+
+    /// Whose code the backend ran, when it inherited the routine.
+    pub fn inherited_from(&self) -> Option<BackendKind> {
+        let from = self.support.strip_prefix("inherited: from ")?;
+        from.split_whitespace().next()?.parse().ok()
     }
 
     pub fn is_latency(&self) -> bool {
@@ -61,6 +85,16 @@ fn support(backend: BackendKind, routine: Routine) -> String {
         || "not built into this binary".to_string(),
         |s| s.to_string(),
     )
+}
+
+/// Which row of a benchmark the ratios are taken against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Against {
+    /// The scalar reference: the plainest code, the conformance oracle.
+    Reference,
+    /// The benchmark's baseline: the best of the scalar-class implementations (scalar, SWAR,
+    /// either built for x86-64-v3), so that a ratio measures SIMD rather than a newer ISA.
+    Baseline,
 }
 
 /// Which way a row's figure is divided by the reference's.
@@ -98,6 +132,9 @@ pub trait Figure {
     /// How the row's ratio to the reference is taken, and written.
     const RATIO: Ratio;
 
+    /// Which row the ratio is taken against.
+    const AGAINST: Against;
+
     fn subject(&self) -> &Subject;
 
     /// The figure that ranks the backends of a benchmark (lower is better) and that the ratio
@@ -108,6 +145,14 @@ pub trait Figure {
     fn ratio(&self) -> Option<f64>;
 
     fn set_ratio(&mut self, ratio: Option<f64>);
+
+    /// Records which implementation the ratio was taken against (for [`Against::Baseline`]).
+    fn set_against(&mut self, _implementation: Option<&str>) {}
+
+    /// The implementation the ratio was taken against, as recorded (for [`Against::Baseline`]).
+    fn against(&self) -> Option<&str> {
+        None
+    }
 
     /// The figure as a table cell writes it: `4.10 ns`, `16.8`.
     fn value_text(&self) -> String;

@@ -1,18 +1,23 @@
-//! A report as a table, benchmarks down and backends across: each cell holds the figure and its
-//! ratio to scalar, and the best cell of each row is marked. The same cells feed the terminal
-//! (tabled) and the markdown page.
+//! A report as a table, benchmarks down and implementations across: each cell holds the figure
+//! and its ratio (to the baseline or to scalar, as the report's rows say), and the best cell of
+//! each row is marked, with every cell tied with it inside the run's noise. The same cells feed
+//! the terminal (tabled) and the markdown page.
 
 use tabled::builder::Builder;
 use tabled::settings::object::{Columns, Object, Rows};
 use tabled::settings::{Alignment, Style};
 
+use qbb_benches::Implementation;
+
 use super::machine::Machine;
-use super::{Figure, Report, best};
+use super::{Against, Figure, Report, best};
 
 /// The mark of the best cell of a row in the terminal table (markdown puts it in bold).
 pub const BEST: &str = "*";
 /// The mark of a cell whose backend runs another tier's code for this routine.
 pub const INHERITED: &str = "†";
+/// The mark of the cell the row's ratios are taken against, when that is the baseline.
+pub const BASELINE: &str = "°";
 
 /// One cell, before it is written for a terminal or markdown.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,23 +44,26 @@ pub struct Table {
 }
 
 impl<R: Figure> Report<R> {
-    /// The table of the report: a row per benchmark, a column per backend, `-` where a backend
-    /// was not measured.
+    /// The table of the report: a row per benchmark, a column per implementation, `-` where
+    /// one was not measured. The best cell of a row is marked, and so is every cell whose figure
+    /// is within the run's noise of it (a tie).
     pub fn table(&self) -> Table {
         let backends = self.backends();
         let mut header = vec!["benchmark".to_string()];
-        header.extend(backends.iter().cloned());
+        header.extend(backends.iter().map(|b| column_label(b)));
+        let tie = 1.0 + self.noise.unwrap_or(0.0);
         let rows = self
             .by_benchmark()
             .into_iter()
             .map(|(id, rows)| {
-                let best_backend = best(&rows).map(|r| r.subject().backend.as_str());
+                let best_value = best(&rows).map(|r| r.value());
                 let mut line = vec![Cell::plain(id)];
                 line.extend(backends.iter().map(|backend| {
                     match rows.iter().find(|r| &r.subject().backend == backend) {
                         Some(row) => Cell {
                             text: cell_text(*row),
-                            best: best_backend == Some(backend.as_str()) && rows.len() > 1,
+                            best: rows.len() > 1
+                                && best_value.is_some_and(|best| row.value() <= best * tie),
                         },
                         None => Cell::plain("-"),
                     }
@@ -67,13 +75,30 @@ impl<R: Figure> Report<R> {
     }
 }
 
-/// `4.10 ns 3.0×`: the figure and its ratio (left out for the reference itself), a dagger for
-/// inherited code.
+/// A column's header: the implementation, and the x86-64 level its code is built for where the
+/// name does not say it (`sse2 (x86-64-v2)`: the backend needs SSSE3, SSE4.1 and POPCNT too).
+pub fn column_label(name: &str) -> String {
+    match Implementation::from_name(name) {
+        Some(on) if !on.is_raised() && on.code.isa_level() != "x86-64" => {
+            format!("{name} ({})", on.code.isa_level())
+        }
+        _ => name.to_string(),
+    }
+}
+
+/// `4.10 ns 3.0×`: the figure and its ratio, a degree sign on the baseline itself (whose ratio,
+/// 1, is left out, as is the reference's), a dagger for inherited code.
 fn cell_text<R: Figure>(row: &R) -> String {
     let subject = row.subject();
     let mut text = row.value_text();
-    if let Some(ratio) = row.ratio().filter(|_| !subject.is_reference()) {
-        text.push_str(&format!(" {}×", R::RATIO.text(ratio)));
+    let is_against = match R::AGAINST {
+        Against::Reference => subject.is_reference(),
+        Against::Baseline => row.against() == Some(subject.backend.as_str()),
+    };
+    match row.ratio() {
+        Some(_) if is_against && R::AGAINST == Against::Baseline => text.push_str(BASELINE),
+        Some(ratio) if !is_against => text.push_str(&format!(" {}×", R::RATIO.text(ratio))),
+        _ => {}
     }
     if subject.is_inherited() {
         text.push_str(INHERITED);
@@ -134,6 +159,11 @@ pub fn legend(best: &str, ratio: &str) -> String {
          routine (see `qbb backends`); n× = {ratio}"
     )
 }
+
+/// What the timing tables' ratios are: over the baseline, and which implementations compete
+/// for it.
+pub const BASELINE_RATIO: &str = "speed-up over the row's baseline (°), the fastest of \
+     scalar and swar built for x86-64 and for x86-64-v3 (scalar-v3, swar-v3)";
 
 /// The markdown table of the machine. `compilers` and `conditions` are the rows in which the
 /// reports differ: the compiler (`rustc`, or one per backend) and what else bore on the run

@@ -33,6 +33,7 @@ impl<const SPEEDUP: bool> Figure for Tally<SPEEDUP> {
     } else {
         Ratio::RowOverReference
     };
+    const AGAINST: Against = Against::Reference;
 
     subject_and_ratio_fields!(ratio);
 
@@ -47,7 +48,8 @@ impl<const SPEEDUP: bool> Figure for Tally<SPEEDUP> {
 
 /// A row of a made-up report; swar is marked as inheriting, whatever the backends say today.
 fn tally<const SPEEDUP: bool>(bench: &str, backend: &str, tally: f64) -> Tally<SPEEDUP> {
-    let mut subject = Subject::new(bench.parse().unwrap(), backend.parse().unwrap());
+    let kind: BackendKind = backend.parse().unwrap();
+    let mut subject = Subject::new(bench.parse().unwrap(), kind);
     swar_inherits(&mut subject);
     Tally {
         subject,
@@ -150,7 +152,13 @@ fn the_table_has_a_column_per_backend_and_marks_the_best_cell() {
     let table = report::<true>().table();
     assert_eq!(
         table.header,
-        ["benchmark", "scalar", "swar", "sse2", "avx2"]
+        [
+            "benchmark",
+            "scalar",
+            "swar",
+            "sse2 (x86-64-v2)",
+            "avx2 (x86-64-v3)"
+        ]
     );
     let cell = |text: &str, best: bool| Cell {
         text: text.to_string(),
@@ -172,7 +180,8 @@ fn the_table_has_a_column_per_backend_and_marks_the_best_cell() {
         table.rows[1][2],
         cell(&format!("4 t 3.0×{INHERITED}"), true)
     );
-    assert_eq!(table.rows[1][3], cell("4 t 3.0×", false));
+    // Equal figures are a tie: both are marked.
+    assert_eq!(table.rows[1][3], cell("4 t 3.0×", true));
     // A benchmark measured on one backend only has no best cell, nor a ratio without scalar.
     assert_eq!(table.rows[2][4], cell("5 t", false));
 }
@@ -182,7 +191,10 @@ fn markdown_and_terminal_write_the_same_cells() {
     let table = report::<false>().table();
     let md = table.markdown();
     let lines: Vec<&str> = md.lines().collect();
-    assert_eq!(lines[0], "| benchmark | scalar | swar | sse2 | avx2 |");
+    assert_eq!(
+        lines[0],
+        "| benchmark | scalar | swar | sse2 (x86-64-v2) | avx2 (x86-64-v3) |"
+    );
     assert_eq!(lines[1], "| --- | ---: | ---: | ---: | ---: |");
     assert_eq!(lines[2], "| piece-at | **3 t** | - | - | 9 t 3.0× |");
     assert_eq!(lines[4], "| flip | - | - | - | 5 t |");

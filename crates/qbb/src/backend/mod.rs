@@ -155,10 +155,23 @@ impl BackendKind {
         match self {
             BackendKind::Scalar => "none (the reference)",
             BackendKind::Swar => "plain u64 arithmetic",
-            BackendKind::Sse2 => "SSE2 (+SSSE3, SSE4.1/4.2, POPCNT)",
-            BackendKind::Avx2 => "AVX2, BMI1/2, LZCNT, POPCNT",
-            BackendKind::Avx512 => "AVX-512 F/BW/VL/VBMI/VBMI2, GFNI, VPOPCNTDQ, BITALG",
-            BackendKind::Portable => "std::simd (nightly)",
+            BackendKind::Sse2 => "SSE2, SSSE3, SSE4.1/4.2, POPCNT (x86-64-v2)",
+            BackendKind::Avx2 => "AVX2, BMI1/2, LZCNT, POPCNT (x86-64-v3)",
+            BackendKind::Avx512 => {
+                "AVX-512 F/BW/VL/VBMI/VBMI2, GFNI, VPOPCNTDQ, BITALG (x86-64-v4 and more)"
+            }
+            BackendKind::Portable => "std::simd (nightly), built for the baseline x86-64",
+        }
+    }
+
+    /// The x86-64 level the backend's code is built for, short, for table headers: the `sse2`
+    /// backend needs more than SSE2 (SSSE3's `pshufb`, SSE4.1, POPCNT), which its name hides.
+    pub const fn isa_level(self) -> &'static str {
+        match self {
+            BackendKind::Scalar | BackendKind::Swar | BackendKind::Portable => "x86-64",
+            BackendKind::Sse2 => "x86-64-v2",
+            BackendKind::Avx2 => "x86-64-v3",
+            BackendKind::Avx512 => "x86-64-v4+",
         }
     }
 
