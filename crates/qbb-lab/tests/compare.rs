@@ -29,7 +29,10 @@ fn compare_writes_the_table_json_markdown_and_charts() {
     assert!(value["machine"]["clock_ghz"].as_f64().unwrap() > 0.0);
     // The baseline candidates, raised to x86-64-v3 where the CPU runs it.
     let rows = value["results"].as_array().expect("rows");
-    let names: Vec<&str> = rows.iter().map(|r| r["backend"].as_str().unwrap()).collect();
+    let names: Vec<&str> = rows
+        .iter()
+        .map(|r| r["backend"].as_str().unwrap())
+        .collect();
     let raised = qbb::BackendKind::Avx2.is_available();
     let want: &[&str] = if raised {
         &["scalar", "swar", "scalar-v3", "swar-v3"]

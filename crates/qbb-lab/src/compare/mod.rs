@@ -20,6 +20,7 @@ use anyhow::Result;
 use qbb::BackendKind;
 use qbb_benches::{ALL, Bench, Corpus, Implementation, Plan, available_implementations};
 
+use crate::instructions::counts::Instructions;
 use crate::output::print;
 use crate::report::files::{cargo_command, command_line, create_dir, out_dir, write};
 use crate::report::machine::Machine;
@@ -158,16 +159,16 @@ fn compare(args: &CompareArgs) -> Result<ExitCode> {
         })
         .collect();
     let source = command_line();
-    let results = Results::timings(machine, source, corpus_description(corpus.len()), rows);
-    finish(&results, &out)
+    let mut results = Results::timings(machine, source, corpus_description(corpus.len()), rows);
+    finish(&mut results, &out)
 }
 
 /// `qbb report`.
 fn report(args: &ReportArgs) -> Result<ExitCode> {
     if let Some(path) = &args.json {
-        let results = Results::read_json(path, "a results.json")?;
+        let mut results = Results::read_json(path, "a results.json")?;
         let out = out_dir(args.out.as_deref(), &results.machine)?;
-        return finish(&results, &out);
+        return finish(&mut results, &out);
     }
     let mut machine = Machine::current();
     // The load now says nothing about the run being read back.
@@ -193,8 +194,8 @@ fn report(args: &ReportArgs) -> Result<ExitCode> {
         command_line()
     );
     let corpus = corpus_description(qbb_benches::corpus::POSITIONS);
-    let results = Results::timings(machine, source, corpus, rows);
-    finish(&results, &out)
+    let mut results = Results::timings(machine, source, corpus, rows);
+    finish(&mut results, &out)
 }
 
 /// Passes of the clock's add chain before and after the run; the best counts.
@@ -216,8 +217,37 @@ fn chosen_implementations(asked: &[BackendKind]) -> Result<Vec<Implementation>> 
     Ok(all)
 }
 
+/// Adds the instruction counts of `dir/instructions.json`, when `qbb instructions` wrote one
+/// there, to the timings: instructions per call and per cycle.
+fn add_counts_beside(results: &mut Results, dir: &Path) -> Result<()> {
+    let path = dir.join("instructions.json");
+    if !path.is_file() {
+        return Ok(());
+    }
+    let counts = Instructions::read_json(&path, "an instructions.json")?;
+    let per_call: Vec<(String, String, f64)> = counts
+        .results
+        .iter()
+        .map(|c| {
+            (
+                c.subject.benchmark.clone(),
+                c.subject.backend.clone(),
+                c.instructions_per_call,
+            )
+        })
+        .collect();
+    let found = results.add_instruction_counts(&per_call);
+    eprintln!(
+        "instructions per call and per cycle for {found} of {} rows, from `{}`",
+        results.results.len(),
+        path.display()
+    );
+    Ok(())
+}
+
 /// Prints the table and writes the files.
-fn finish(results: &Results, dir: &Path) -> Result<ExitCode> {
+fn finish(results: &mut Results, dir: &Path) -> Result<ExitCode> {
+    add_counts_beside(results, dir)?;
     print(&results.table().terminal(&legend(
         "fastest (or tied within the noise)",
         BASELINE_RATIO,

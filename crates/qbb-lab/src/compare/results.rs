@@ -34,6 +34,12 @@ pub struct Row {
     /// `ns_per_op` times the core clock measured during the run (`machine.clock_ghz`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cycles_per_op: Option<f64>,
+    /// Instructions per call, from the callgrind counts (`instructions.json`) beside the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions_per_op: Option<f64>,
+    /// Instructions per cycle: `instructions_per_op / cycles_per_op`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ipc: Option<f64>,
     /// The benchmark's baseline: the fastest of the scalar-class implementations measured.
     #[serde(default)]
     pub baseline: Option<String>,
@@ -64,6 +70,8 @@ impl Row {
             samples: sorted.len(),
             calls_per_sample,
             cycles_per_op: clock_ghz.map(|ghz| round4(ns_per_op * ghz)),
+            instructions_per_op: None,
+            ipc: None,
             baseline: None,
             speedup_vs_baseline: None,
             speedup_vs_scalar: None,
@@ -117,6 +125,26 @@ impl Results {
         results.add_speedups_vs_scalar();
         results.noise = noise_floor(&results.results);
         results
+    }
+
+    /// Fills in each row's instructions per call from the counts of the same benchmark and
+    /// implementation, and with the cycles its instructions per cycle; returns how many rows
+    /// found their count.
+    pub fn add_instruction_counts(&mut self, counts: &[(String, String, f64)]) -> usize {
+        let mut found = 0;
+        for row in &mut self.results {
+            let subject = &row.subject;
+            let count = counts.iter().find(|(bench, backend, _)| {
+                *bench == subject.benchmark && *backend == subject.backend
+            });
+            row.instructions_per_op = count.map(|&(_, _, per_call)| per_call);
+            row.ipc = row
+                .instructions_per_op
+                .zip(row.cycles_per_op)
+                .map(|(instructions, cycles)| round4(instructions / cycles));
+            found += usize::from(count.is_some());
+        }
+        found
     }
 
     /// Fills in each row's speed-up over the scalar reference of its benchmark.
@@ -227,7 +255,9 @@ pub(crate) mod tests {
             .collect();
         assert_eq!(
             baselines,
-            ["scalar", "swar", "swar", "swar", "scalar", "scalar", "scalar"]
+            [
+                "scalar", "swar", "swar", "swar", "scalar", "scalar", "scalar"
+            ]
         );
         let headline: Vec<f64> = r
             .results

@@ -38,7 +38,7 @@ impl Count {
     /// A run as a row; `rustc` names the compiler of its executable.
     pub fn new(run: &Run, rustc: String, calls_per_pass: u64) -> Count {
         Count {
-            subject: Subject::new(run.bench, run.backend),
+            subject: Subject::new(run.bench, run.implementation),
             rustc,
             started_at: run.started_at.clone(),
             instructions_per_pass: run.instructions,
@@ -127,7 +127,7 @@ pub(crate) mod tests {
     fn count(bench: &str, backend: &str, instructions: u64, rustc: &str) -> Count {
         let run = Run {
             bench: bench.parse().unwrap(),
-            backend: backend.parse().unwrap(),
+            implementation: qbb_benches::Implementation::from_name(backend).unwrap(),
             instructions,
             started_at: "2026-11-21T03:08:39Z".to_string(),
             executable: PathBuf::from("/nonexistent"),

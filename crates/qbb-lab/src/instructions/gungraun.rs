@@ -11,8 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use qbb::BackendKind;
-use qbb_benches::Bench;
+use qbb_benches::{Bench, Implementation};
 use serde::Deserialize;
 
 use crate::report::files::require_tool_dir;
@@ -26,11 +25,11 @@ const MODULE_PREFIX: &str = "callgrind::routines::";
 /// How the counts are produced, for the messages that say what to run.
 pub const BENCH_COMMAND: &str = "cargo bench -p qbb-benches --features callgrind --bench callgrind -- --save-summary=pretty-json";
 
-/// One benchmark counted on one backend.
+/// One benchmark counted on one implementation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     pub bench: Bench,
-    pub backend: BackendKind,
+    pub implementation: Implementation,
     /// Callgrind's `Ir` for the measured function: one pass over the corpus.
     pub instructions: u64,
     /// When gungraun started the run (RFC 3339).
@@ -97,13 +96,13 @@ pub fn read(dir: &Path) -> Result<(Vec<Run>, usize)> {
             Some(run) => {
                 if let Some((_, first)) = runs
                     .iter()
-                    .find(|(r, _)| r.bench == run.bench && r.backend == run.backend)
+                    .find(|(r, _)| r.bench == run.bench && r.implementation == run.implementation)
                 {
                     bail!(
                         "two counts of {} on {}: `{}` and `{}`; give --gungraun the folder of one \
                          run",
                         run.bench,
-                        run.backend,
+                        run.implementation,
                         first.display(),
                         file.display()
                     );
@@ -173,17 +172,22 @@ fn read_one(path: &Path) -> Result<Option<Run>> {
             summary.module_path
         )
     })?;
-    let backend: BackendKind = summary
+    // gungraun's ids are identifiers: `scalar_v3` stands for the implementation `scalar-v3`.
+    let id = summary
         .id
         .as_deref()
-        .ok_or_else(|| anyhow::anyhow!("`{}` names no backend (no `id`)", path.display()))?
-        .parse()
-        .with_context(|| format!("`{}`: its `id` is not a backend", path.display()))?;
+        .ok_or_else(|| anyhow::anyhow!("`{}` names no backend (no `id`)", path.display()))?;
+    let implementation = Implementation::from_name(&id.replace('_', "-")).ok_or_else(|| {
+        anyhow::anyhow!(
+            "`{}`: its `id` `{id}` is not a backend or a baseline (scalar_v3, swar_v3)",
+            path.display()
+        )
+    })?;
     let instructions = instructions(&summary)
         .with_context(|| format!("`{}`: no instruction count", path.display()))?;
     Ok(Some(Run {
         bench,
-        backend,
+        implementation,
         instructions,
         started_at: summary.started_at,
         executable: summary.project_root.join(summary.benchmark_exe),
@@ -233,6 +237,7 @@ pub fn compiler_of(executable: &Path) -> Option<String> {
 pub(crate) mod tests {
     use super::*;
     use crate::testing::{assert_fails_with, scratch};
+    use qbb::BackendKind;
 
     /// A summary as gungraun 0.20 writes it (fields it writes but the lab does not read left out).
     pub fn summary(function: &str, id: &str, ir: &str) -> String {
@@ -306,7 +311,10 @@ pub(crate) mod tests {
         assert_eq!(runs.len(), 2);
         let flip = &runs[0];
         assert_eq!(flip.bench.id(), "flip-latency");
-        assert_eq!(flip.backend, BackendKind::Avx2);
+        assert_eq!(
+            flip.implementation,
+            Implementation::native(BackendKind::Avx2)
+        );
         assert_eq!(flip.instructions, 40960);
         assert_eq!(flip.started_at, "2026-11-21T03:08:39.08384412Z");
         assert_eq!(

@@ -5,7 +5,7 @@
 //! The counts come from gungraun's own summaries, which the bench writes when run with
 //! `--save-summary`; nothing is counted here.
 
-mod counts;
+pub mod counts;
 mod gungraun;
 
 use std::collections::BTreeMap;
