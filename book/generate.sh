@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates everything under book/src/generated/ from the project's own commands:
 #
-#   pictures/  the four planes of the positions the chapters draw      (qbb show)
+#   pictures/  the four planes of the positions the chapters draw, and what each routine
+#              computes on a position chosen to show it                (qbb show [--routine])
+#   diagrams/  the lane diagrams: what the backends' instructions do   (tools/diagrams.py)
 #   code/      each backend's implementation, included by anchor      (qbb backends --json)
 #   asm/       each backend x routine in machine code, with counts     (cargo asm, asm-probes)
 #   mca/       the latency benchmarks' routines scheduled by llvm-mca  (llvm-mca, Zen 3 model)
@@ -44,18 +46,24 @@ picture() {
     } >"$out/pictures/$name.txt"
 }
 start='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
-kiwipete='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
 rm -rf "$out/pictures"
 picture start
 picture start-relative-white --relative "$start"
 picture e4-black-to-move 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
 picture e4-relative --relative 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
-picture kiwipete "$kiwipete"
-picture kiwipete-castled 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1'
-picture promotion-before '1r2k3/2P5/8/8/8/8/8/4K3 w - - 0 1'
-picture promotion-after '1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1'
 picture pins '4k3/8/2N1r3/8/Qb6/2N5/4B3/R3K2R w KQ - 0 1'
-picture sliders '8/2k5/8/3R4/8/5b2/8/1Q2K3 w - - 0 1'
+# What each routine computes, on the position `qbb show --routine` chooses for it: one picture per
+# routine that a chapter draws, computed by the scalar reference through the Backend trait.
+for routine in piece-at set-piece piece-sets hex-sets to-mailbox from-mailbox move-delta flip \
+    occluded-fills slider-attacks knight-attacks checks-and-pins weighted-popcount \
+    nibble-add nibble-sub nibble-avg to-nibble-board from-nibble-board to-classical to-dense \
+    from-dense hash-zobrist hash-manino; do
+    picture "routine-$routine" --routine "$routine"
+done
+
+# ---- diagrams: the lane diagrams, SVG drawn from the values the backends' steps compute ---------
+rm -rf "$out/diagrams"
+python3 book/tools/diagrams.py "$out/diagrams"
 
 # ---- code: which backend writes what, from the lab's backend matrix ----------------------------
 "$qbb" backends --json >"$tmp/backends.json"
