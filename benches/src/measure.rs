@@ -25,14 +25,14 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// About 1.2 s per benchmark and backend: two to three minutes for the whole list.
+    /// About 1.2 s per benchmark and implementation: three to four minutes for the whole list.
     pub const NORMAL: Plan = Plan {
         warm_up: Duration::from_millis(150),
         samples: 21,
         sample_time: Duration::from_millis(50),
     };
 
-    /// About 0.25 s per benchmark and backend: well under a minute for the whole list.
+    /// About 0.25 s per benchmark and implementation: about a minute for the whole list.
     pub const QUICK: Plan = Plan {
         warm_up: Duration::from_millis(40),
         samples: 9,

@@ -41,7 +41,7 @@ pub enum Command {
 
 #[derive(Debug, clap::Args)]
 pub struct CompareArgs {
-    /// Shorter and fewer samples: under a minute for everything instead of two to three.
+    /// Shorter and fewer samples: about a minute for everything instead of three to four.
     #[arg(long)]
     quick: bool,
     /// Where to write results.json, results.md and the charts [default: reports/<machine-id>].
