@@ -7,12 +7,14 @@
 #   code/      each backend's implementation, included by anchor      (qbb backends --json)
 #   asm/       each backend x routine in machine code, with counts     (cargo asm, asm-probes)
 #   mca/       the latency benchmarks' routines scheduled by llvm-mca  (llvm-mca, Zen 3 model)
-#   results/   the measured tables of this machine, per chapter       (reports/<machine>/: times
-#              and instruction counts)
+#   results/   the measured tables of this machine, per chapter       (reports/<machine>/: times,
+#              cycles and instruction counts), and every machine that has a report, side by side
+#              (reports/*/results.json)
 #   charts/    the measured charts, copied from reports/<machine>/
 #
 # Usage: book/generate.sh [MACHINE]
-#   MACHINE is a folder of reports/ (default: the only one, or the newest results.json).
+#   MACHINE is a folder of reports/ (default: the most recently measured report that has
+#   baselines, or else the most recently measured one, by the date each report records).
 # Needs: cargo-show-asm (`cargo install cargo-show-asm`), llvm-mca (Debian: `apt-get install llvm`),
 # python3, and for the portable backend's listings a nightly toolchain (`rustup toolchain install
 # nightly`). The measurements themselves come first: `qbb compare`, book/tools/measure.py and the
@@ -91,16 +93,22 @@ python3 book/tools/generate.py asm "$tmp/backends.json" "${listings[@]}"
 rm -rf "$out/mca"
 python3 book/tools/generate.py mca "$tmp/stable.s"
 
-# ---- results: the measured tables and charts of one machine ------------------------------------
+# ---- results: the measured tables and charts of one machine, and every machine side by side -----
 machine=${1:-}
 if [[ -z "$machine" ]]; then
-    machine=$(ls -t reports/*/results.json 2>/dev/null | head -n1 | xargs -r dirname | xargs -r basename)
+    machine=$(python3 book/tools/generate.py default-machine reports)
 fi
 if [[ -z "$machine" || ! -f "reports/$machine/results.json" ]]; then
     echo "generate: no reports/<machine>/results.json; run \`qbb compare\` first" >&2
     exit 1
 fi
+echo "generate: the measured tables of reports/$machine" >&2
 rm -rf "$out/results" "$out/charts"
 python3 book/tools/generate.py results "reports/$machine"
+machines=()
+for report in reports/*/results.json; do
+    machines+=("$(dirname "$report")")
+done
+python3 book/tools/generate.py machines "${machines[@]}"
 
 echo "generate: done; now run book/check.sh" >&2

@@ -7,6 +7,8 @@ Called by book/generate.sh, which runs the commands whose output this reads:
   asm      <listing.s>...                     the machine code of every probe, with counts
   results  <reports dir>                      the measured tables of one machine, per chapter,
                                               the times beside the instruction counts
+  machines <reports dir>...                   the machines that have a report, side by side
+  default-machine <reports>                   prints the machine the book shows by default
   mca      <listing.s>...                     llvm-mca timelines of the latency benchmarks' routines
 
 Nothing here measures or invents a number: every figure written comes from a file named on the
@@ -25,7 +27,8 @@ BOOK = Path(__file__).resolve().parent.parent
 REPO = BOOK.parent
 OUT = BOOK / "src" / "generated"
 
-# The backends in the order the book presents them (scalar first: the reference).
+# The backends in the order the book presents them (scalar first: the reference), each with its
+# own sources.
 BACKENDS = ["scalar", "swar", "sse2", "avx2", "avx512", "portable"]
 
 # The probe modules whose machine code the book shows, with their column titles. The portable
@@ -421,52 +424,152 @@ def unmeasured_line(backends, report):
     return "*" + "; ".join(f"{b}: {not_measured(b, report, short=True)}" for b in backends) + ".*\n"
 
 
-def instruction_cells(count):
-    """Instructions per call and the ratio to scalar's count, or two empty cells."""
-    if count is None:
-        return "|"
-    ratio = count.get("vs_scalar")
-    ratio = "1 (reference)" if count["backend"] == "scalar" else (
-        f"{format_fraction(ratio)}×" if ratio else ""
-    )
-    return f"{format_ns(count['instructions_per_call'])} | {ratio}"
+# The implementations the measured tables show, in this order: the scalar reference and SWAR, the
+# same two built for x86-64-v3 (the baseline candidates), then the SIMD backends. BACKENDS above
+# are the backends with sources; scalar-v3 and swar-v3 are scalar's and swar's code compiled again.
+IMPLEMENTATIONS = ["scalar", "swar", "scalar-v3", "swar-v3", "sse2", "avx2", "avx512", "portable"]
+SIMD = ["sse2", "avx2", "avx512", "portable"]
+
+# The x86-64 level a backend's code is built for, where its name does not say it: the `sse2`
+# backend needs SSSE3, SSE4.1/4.2 and POPCNT as well (x86-64-v2), as `qbb compare` labels it.
+ISA_LEVEL = {"sse2": "x86-64-v2", "avx2": "x86-64-v3", "avx512": "x86-64-v4+"}
+
+
+def label(implementation):
+    """An implementation's name for a table header or row: with its x86-64 level if it hides it."""
+    level = ISA_LEVEL.get(implementation)
+    return f"{implementation} ({level})" if level else implementation
+
+
+def ordered(names):
+    """Implementation names in the tables' order; names the book does not know go last."""
+    names = list(dict.fromkeys(names))
+    return [b for b in IMPLEMENTATIONS if b in names] + [b for b in names if b not in IMPLEMENTATIONS]
+
+
+def is_fair(report):
+    """Whether the report has baselines (`qbb compare` since the baselines), or only the naive
+    ratio over the scalar reference (older reports)."""
+    return any(r.get("baseline") for r in report["results"])
+
+
+def timed(rows):
+    return [r for r in rows if r["ns_per_op"] == r["ns_per_op"]]  # drops NaN
+
+
+def tied_fastest(rows, noise):
+    """The fastest row and every row within the noise floor of it (a tie), as `qbb compare` bolds
+    them; nothing when fewer than two rows were timed."""
+    rows = timed(rows)
+    if len(rows) < 2:
+        return []
+    best = min(r["ns_per_op"] for r in rows)
+    return [r for r in rows if r["ns_per_op"] <= best * (1 + (noise or 0))]
+
+
+def format_noise(noise):
+    return f"{noise * 100:.1f} %"
+
+
+def format_ipc(ipc):
+    return f"{ipc:.2f}"
+
+
+def instructions_of(row, count):
+    """Instructions per call: the row's own (results.json gains them from an instructions.json
+    beside it), else the report's instructions.json."""
+    if row.get("instructions_per_op") is not None:
+        return row["instructions_per_op"]
+    return count["instructions_per_call"] if count else None
+
+
+def ipc_of(row, count):
+    """Instructions per cycle: the row's own, else the count over the row's cycles."""
+    if row.get("ipc") is not None:
+        return row["ipc"]
+    instructions, cycles = instructions_of(row, count), row.get("cycles_per_op")
+    return instructions / cycles if instructions is not None and cycles else None
+
+
+def code_cell(row, reasons):
+    """Whose code ran, short; an inherited row's reason goes to `reasons`, under the table."""
+    support = row["support"]
+    inherited = re.fullmatch(r"inherited: from (\w+) \((.*)\)", support)
+    if inherited:
+        reasons.append(f"{row['backend']} runs {inherited.group(1)}'s code ({inherited.group(2)})")
+        return f"inherited from {inherited.group(1)}"
+    return support.removeprefix("raised: ")
 
 
 def benchmark_table(rows, report, counts):
-    """One benchmark, every backend: median, spread, speed-up over scalar, the instructions of a
-    call and their ratio to scalar's, whose code ran."""
+    """One benchmark, every implementation: the median and spread, the speed-up over the baseline
+    (the headline), cycles per call, the naive ratio over the scalar reference in a column of its
+    own, the instructions of a call and per cycle, whose code ran. A column nobody fills is left
+    out (an older report has no baseline and no cycles)."""
+    fair = is_fair(report)
     by_backend = {r["backend"]: r for r in rows}
-    measured = [r for r in rows if r["ns_per_op"] == r["ns_per_op"]]  # drops NaN
-    best = min(measured, key=lambda r: r["ns_per_op"])["backend"] if len(measured) > 1 else None
-    text = (
-        "| backend | ns per call (median) | fastest – slowest sample | speed-up over scalar | "
-        "instructions per call | instructions vs scalar | code |\n"
-    )
-    text += "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n"
-    absent, reasons = [], []
-    for backend in BACKENDS:
-        r = by_backend.get(backend)
-        if r is None:
-            absent.append(backend)
-            continue
-        median = format_ns(r["ns_per_op"])
-        if backend == best:
-            median = f"**{median}**"
-        spread = f"{format_ns(r['ns_min'])} – {format_ns(r['ns_max'])}"
-        speedup = r.get("speedup_vs_scalar")
-        speedup = "1 (reference)" if backend == "scalar" else (
-            f"{format_ratio(speedup)}×" if speedup else ""
-        )
-        support = r["support"]
-        inherited = re.fullmatch(r"inherited: from (\w+) \((.*)\)", support)
-        if inherited:
-            # The reason goes under the table: in the cell it makes the row many lines tall.
-            support = f"inherited from {inherited.group(1)}"
-            reasons.append(f"{backend} runs {inherited.group(1)}'s code ({inherited.group(2)})")
-        instructions = instruction_cells(counts.get(backend))
-        text += f"| {backend} | {median} | {spread} | {speedup} | {instructions} | {support} |\n"
-    # One short paragraph under the table: the inherited rows' reasons, the backends left out.
-    notes = "".join(f"*{reason}.*\n" for reason in reasons) + unmeasured_line(absent, report)
+    tied = {r["backend"] for r in tied_fastest(rows, report.get("noise"))}
+    baseline = next((r["baseline"] for r in rows if r.get("baseline")), None)
+    count = lambda r: counts.get(r["backend"])
+
+    def ns(r):
+        text = format_ns(r["ns_per_op"])
+        return f"**{text}**" if r["backend"] in tied else text
+
+    def headline(r):
+        if r["backend"] == baseline:
+            return "1 (baseline)"
+        ratio = r.get("speedup_vs_baseline")
+        return f"{format_ratio(ratio)}×" if ratio else ""
+
+    def naive(r):
+        if r["backend"] == "scalar":
+            return "1 (reference)"
+        ratio = r.get("speedup_vs_scalar")
+        return f"{format_ratio(ratio)}×" if ratio else ""
+
+    def optional(value, fmt):
+        return lambda r: fmt(value(r)) if value(r) is not None else ""
+
+    def name(r):
+        return label(r["backend"]) + (" °" if r["backend"] == baseline else "")
+
+    def spread(r):
+        return f"{format_ns(r['ns_min'])} – {format_ns(r['ns_max'])}"
+
+    columns = [
+        ("implementation", "---", name),
+        ("ns per call (median)", "---:", ns),
+        ("fastest – slowest sample", "---:", spread),
+    ]
+    if fair:
+        columns.append(("speed-up over the baseline", "---:", headline))
+    if any(r.get("cycles_per_op") for r in rows):
+        columns.append(("cycles per call", "---:", optional(lambda r: r.get("cycles_per_op"), format_ns)))
+    columns.append(("naive ratio: over scalar", "---:", naive))
+    if any(instructions_of(r, count(r)) is not None for r in rows):
+        columns.append(("instructions per call", "---:",
+                        optional(lambda r: instructions_of(r, count(r)), format_ns)))
+    if any(ipc_of(r, count(r)) is not None for r in rows):
+        columns.append(("instructions per cycle", "---:",
+                        optional(lambda r: ipc_of(r, count(r)), format_ipc)))
+    reasons = []
+    columns.append(("code", "---", lambda r: code_cell(r, reasons)))
+
+    text = "| " + " | ".join(title for title, _, _ in columns) + " |\n"
+    text += "|" + "|".join(f" {align} " for _, align, _ in columns) + "|\n"
+    for backend in ordered(by_backend):
+        r = by_backend[backend]
+        text += "| " + " | ".join(cell(r) for _, _, cell in columns) + " |\n"
+    # One short paragraph under the table: the baseline, a tie, the inherited rows' reasons, the
+    # backends left out.
+    notes = ""
+    if baseline:
+        notes += f"*° The baseline: `{baseline}`, the fastest scalar-class implementation here.*\n"
+    if len(tied) > 1:
+        notes += f"*In bold, tied within the noise floor: {and_list(ordered(tied))}.*\n"
+    notes += "".join(f"*{reason}.*\n" for reason in reasons)
+    notes += unmeasured_line([b for b in BACKENDS if b not in by_backend], report)
     if notes:
         text += "\n" + notes
     return text
@@ -481,27 +584,71 @@ def machine_line(report):
     )
 
 
-def instructions_line(counts):
+def clock_line(report):
+    """How cycles were reckoned, in one sentence (empty for a report without a clock)."""
+    m = report["machine"]
+    ghz = m.get("clock_ghz")
+    if not ghz:
+        return ""
+    samples = [f"{g:.2f}" for g in m.get("clock_samples_ghz", [])]
+    timed_at = f" ({and_list(samples)} GHz)" if samples else ""
+    return (
+        f"Cycles per call are the nanoseconds times the core clock, {ghz:.2f} GHz: a chain of "
+        f"dependent additions, one per cycle, timed before and after the run{timed_at}."
+    )
+
+
+def noise_line(report):
+    """The noise floor and what it decides, in one sentence."""
+    noise = report.get("noise")
+    if noise is None:
+        return "This run timed no routine twice, so it has no noise floor: only the fastest time is in bold."
+    return (
+        f"The noise floor of the run is {format_noise(noise)}: the largest difference between two "
+        f"timings of the same machine code (a backend that inherits a routine where neither adds "
+        f"target features); a time within it of the fastest is a tie, in bold with it."
+    )
+
+
+def ratio_line(report):
+    """Which ratio the tables lead with, in one or two sentences."""
+    if not is_fair(report):
+        return (
+            "This report predates the baselines, the core clock and the noise floor: its only "
+            "ratio is the naive one, over the scalar reference, labelled so; no table of it shows "
+            "a speed-up over the best scalar-class code, and only the fastest time is in bold."
+        )
+    return (
+        "Each speed-up is over the benchmark's baseline (°), the fastest of its scalar-class "
+        "implementations: scalar and SWAR, each built for baseline x86-64 and for x86-64-v3 "
+        "(`scalar-v3`, `swar-v3`). The naive ratio over the scalar reference has a column of its own."
+    )
+
+
+def instructions_line(counts, with_ipc=False):
     """Where the instruction counts come from, in one sentence."""
+    if counts is None:
+        return "No instruction counts: this report has no `instructions.json` (valgrind did not run)."
     compilers = {}
     for c in counts["results"]:
         compilers.setdefault(c["rustc"], [])
         if c["backend"] not in compilers[c["rustc"]]:
             compilers[c["rustc"]].append(c["backend"])
     built = "; ".join(f"{rustc} for {', '.join(b)}" for rustc, b in compilers.items())
+    ipc = " Instructions per cycle: that count over the cycles per call." if with_ipc else ""
     return (
         f"Instructions per call: callgrind's count of one pass over the corpus divided by its "
         f"calls, the loop's share included (`reports/{counts['machine']['id']}/instructions.json`, "
-        f"counted {counts['machine']['date']}; {built}). Valgrind cannot run AVX-512."
+        f"counted {counts['machine']['date']}; {built}). Valgrind cannot run AVX-512.{ipc}"
     )
 
 
 def instructions_overview(counts, source):
     """Every benchmark on every counted backend: instructions per call, the ratio to scalar."""
     rows = counts["results"]
-    backends = [b for b in BACKENDS if any(c["backend"] == b for c in rows)]
+    backends = ordered(c["backend"] for c in rows)
     text = HEADER.format(source=f"`{source}`")
-    text += "| benchmark | " + " | ".join(backends) + " |\n"
+    text += "| benchmark | " + " | ".join(map(label, backends)) + " |\n"
     text += "| --- |" + " ---: |" * len(backends) + "\n"
     by_bench = {}
     for c in rows:
@@ -525,6 +672,370 @@ def instructions_overview(counts, source):
         "\nIn brackets, the backend's count divided by scalar's; the fewest of each row in bold; "
         "† marks a backend that runs another tier's code for that routine. "
         + instructions_line(counts) + "\n"
+    )
+    return text
+
+
+def by_benchmark(rows):
+    groups = {}
+    for r in rows:
+        groups.setdefault(r["benchmark"], []).append(r)
+    return groups
+
+
+def fastest_text(rows, noise):
+    """The fastest implementation, and those tied with it: `avx2`, or `sse2 = avx2`."""
+    tied = tied_fastest(rows, noise) or timed(rows)
+    best = min(tied, key=lambda r: r["ns_per_op"])
+    others = [b for b in ordered(r["backend"] for r in tied) if b != best["backend"]]
+    return " = ".join([best["backend"]] + others)
+
+
+def per_call(r):
+    """A row's time per call: cycles when the clock was measured, else nanoseconds."""
+    if r.get("cycles_per_op"):
+        return f"{format_ns(r['cycles_per_op'])} cycles"
+    return f"{format_ns(r['ns_per_op'])} ns"
+
+
+def overview_table(report, source):
+    """Every benchmark on every implementation: the speed-up over the baseline, the ties in bold;
+    or, for a report without baselines, the naive ratio over scalar, labelled so."""
+    rows = report["results"]
+    noise = report.get("noise")
+    fair = is_fair(report)
+    implementations = ordered(r["backend"] for r in rows)
+    text = HEADER.format(source=f"`{source}`")
+    if fair:
+        text += "| benchmark | baseline | its time per call | " + " | ".join(map(label, implementations))
+        text += " | fastest, naive ratio over scalar |\n"
+        text += "| --- | --- | ---: |" + " ---: |" * len(implementations) + " ---: |\n"
+    else:
+        others = [b for b in implementations if b != "scalar"]
+        text += "| benchmark | scalar (ns) | " + " | ".join(map(label, others)) + " |\n"
+        text += "| --- | ---: |" + " ---: |" * len(others) + "\n"
+    for bench, bench_rows in by_benchmark(rows).items():
+        by_backend = {r["backend"]: r for r in bench_rows}
+        tied = {r["backend"] for r in tied_fastest(bench_rows, noise)}
+        baseline = next((r["baseline"] for r in bench_rows if r.get("baseline")), None)
+
+        def cell(backend, ratio_key):
+            r = by_backend.get(backend)
+            if r is None:
+                return ""
+            if fair and backend == baseline:
+                cell = "1 °"
+            else:
+                cell = f"{format_ratio(r[ratio_key])}×" if r.get(ratio_key) else ""
+            if r["support"].startswith("inherited"):
+                cell += " †"
+            return f"**{cell}**" if backend in tied else cell
+
+        if fair:
+            base = by_backend[baseline]
+            best = min(timed(bench_rows), key=lambda r: r["ns_per_op"])
+            naive = f"{format_ratio(best['speedup_vs_scalar'])}×" if best.get("speedup_vs_scalar") else ""
+            cells = [cell(b, "speedup_vs_baseline") for b in implementations]
+            text += (
+                f"| `{bench}` | {baseline} | {per_call(base)} | " + " | ".join(cells)
+                + f" | {best['backend']} {naive} |\n"
+            )
+        else:
+            scalar = by_backend.get("scalar")
+            scalar_ns = format_ns(scalar["ns_per_op"]) if scalar else ""
+            if "scalar" in tied and scalar_ns:
+                scalar_ns = f"**{scalar_ns}**"
+            cells = [cell(b, "speedup_vs_scalar") for b in implementations if b != "scalar"]
+            text += f"| `{bench}` | {scalar_ns} | " + " | ".join(cells) + " |\n"
+    if fair:
+        text += (
+            "\nEach cell is the implementation's speed-up over the row's baseline (the baseline's "
+            "median divided by the implementation's); ° marks the baseline, whose time per call is "
+            "in the third column. In bold the fastest of each row and every implementation within "
+            f"the run's noise floor ({format_noise(noise) if noise is not None else 'not measured'}) "
+            "of it: a tie. † marks a backend that runs another tier's code for that routine. The "
+            "last column is the fastest implementation's naive ratio over the scalar reference, "
+            "which mixes the SIMD width with the instruction set and with how plainly the reference "
+            "is written; it is there for comparison with older reports, not as a result.\n"
+        )
+    else:
+        text += (
+            "\nNaive ratios: the scalar reference's median divided by the backend's. This report "
+            "predates the baselines, so no cell is a speed-up over the best scalar-class code; the "
+            "fastest backend of each row in bold; † marks a backend that runs another tier's code "
+            "for that routine.\n"
+        )
+    return text
+
+
+def verdict(report, source):
+    """Per benchmark, what the best SIMD backend does against the baseline: beats it beyond the
+    noise floor, ties with it, or loses; and which scalar-class code the baselines are."""
+    text = HEADER.format(source=f"`{source}`")
+    if not is_fair(report):
+        return text + (
+            "This report has no baselines, so it cannot tell where SIMD beats the best scalar-class "
+            "code: its only ratio is over the naive reference.\n"
+        )
+    noise = report.get("noise") or 0.0
+    wins, ties, losses, baselines = [], [], [], {}
+    for bench, rows in by_benchmark(report["results"]).items():
+        baseline = next(r["baseline"] for r in rows if r.get("baseline"))
+        baselines.setdefault(baseline, []).append(bench)
+        simd = [r for r in timed(rows) if r["backend"] in SIMD and r.get("speedup_vs_baseline")]
+        if not simd:
+            continue
+        best = max(simd, key=lambda r: r["speedup_vs_baseline"])
+        ratio = best["speedup_vs_baseline"]
+        item = f"`{bench}` ({best['backend']}, {format_ratio(ratio)}× over {baseline})"
+        if ratio > 1 + noise:
+            wins.append(item)
+        elif ratio * (1 + noise) >= 1:
+            ties.append(item)
+        else:
+            losses.append(item)
+    noise_text = (f"the noise floor, {format_noise(noise)}" if report.get("noise") is not None
+                  else "the noise floor (none measured)")
+    for title, items in [
+        (f"SIMD beats the baseline by more than {noise_text}", wins),
+        ("SIMD ties with the baseline, within the noise floor", ties),
+        ("The baseline beats every SIMD backend", losses),
+    ]:
+        text += f"- **{title}** ({len(items)}): " + (", ".join(items) if items else "none") + ".\n"
+    text += (
+        "\nIn brackets, the fastest SIMD backend and its speed-up over the benchmark's baseline. "
+        "The baselines themselves: "
+        + "; ".join(
+            f"{b} for {len(benches)} benchmark{'s' if len(benches) > 1 else ''}"
+            for b, benches in sorted(baselines.items(), key=lambda kv: -len(kv[1]))
+        )
+        + ".\n"
+    )
+    return text
+
+
+def counts_and_time(report, counts, sources):
+    """For each latency benchmark: the implementation with the fewest instructions per call
+    against the fastest one; a count measures work, not time."""
+    text = HEADER.format(source=sources)
+    sentences = []
+    count_of = {}
+    if counts is not None:
+        for c in counts["results"]:
+            count_of[(c["benchmark"], c["backend"])] = c
+    noise = report.get("noise")
+    for bench, rows in by_benchmark(report["results"]).items():
+        if not bench.endswith("-latency"):
+            continue
+        instr = lambda r: instructions_of(r, count_of.get((bench, r["backend"])))
+        rows = [r for r in timed(rows) if instr(r) is not None]
+        if len(rows) < 2:
+            continue
+        fewest = min(rows, key=instr)
+        fastest = min(rows, key=lambda r: r["ns_per_op"])
+        tied = {r["backend"] for r in tied_fastest(rows, noise)}
+        ipc = lambda r: ipc_of(r, count_of.get((bench, r["backend"])))
+        if fewest is fastest:
+            sentences.append(
+                f"In `{bench}`, {fewest['backend']} executes the fewest instructions, "
+                f"{format_ns(instr(fewest))} per call, and is also the fastest, at {per_call(fewest)}."
+            )
+            continue
+        how = "ties with" if fewest["backend"] in tied else "is slower than"
+        sentence = (
+            f"In `{bench}`, {fewest['backend']} executes the fewest instructions, "
+            f"{format_ns(instr(fewest))} per call against {format_ns(instr(fastest))} for "
+            f"{fastest['backend']}, and {how} it: {per_call(fewest)} against {per_call(fastest)}"
+        )
+        if ipc(fewest) is not None and ipc(fastest) is not None:
+            sentence += (
+                f", {format_ipc(ipc(fewest))} instructions per cycle against "
+                f"{format_ipc(ipc(fastest))}"
+            )
+        sentences.append(sentence + ".")
+    if not sentences:
+        return text + "This report has no latency benchmark with instruction counts.\n"
+    return text + " ".join(sentences) + "\n"
+
+
+def conversions_table(report, source):
+    """The conversions between representations, for the chapter that compares them."""
+    conversions = [
+        ("quad → mailbox", "to-mailbox"), ("mailbox → quad", "from-mailbox"),
+        ("quad → nibble board", "to-nibble-board"), ("nibble board → quad", "from-nibble-board"),
+        ("quad → classical", "to-classical"), ("classical → quad", "from-classical"),
+        ("quad → dense", "to-dense"), ("dense → quad", "from-dense"),
+        ("quad → 16 hex sets", "hex-sets"), ("quad → piece sets", "piece-sets"),
+    ]
+    fair = is_fair(report)
+    noise = report.get("noise")
+    groups = by_benchmark(report["results"])
+    text = HEADER.format(source=f"`{source}`")
+    if fair:
+        text += (
+            "| conversion | baseline | its time (ns) | fastest | its time (ns) | speed-up over the "
+            "baseline | naive ratio: over scalar |\n| --- | --- | ---: | --- | ---: | ---: | ---: |\n"
+        )
+    else:
+        text += "| conversion | scalar (ns) | fastest backend | its time (ns) | naive ratio: over scalar |\n"
+        text += "| --- | ---: | --- | ---: | ---: |\n"
+    for title, bench in conversions:
+        rows = groups[bench]
+        best = min(timed(rows), key=lambda r: r["ns_per_op"])
+        fastest = fastest_text(rows, noise)
+        naive = f"{format_ratio(best['speedup_vs_scalar'])}×" if best.get("speedup_vs_scalar") else ""
+        if fair:
+            base = next(r for r in rows if r["backend"] == best["baseline"])
+            text += (
+                f"| {title} | {base['backend']} | {format_ns(base['ns_per_op'])} | {fastest} | "
+                f"{format_ns(best['ns_per_op'])} | {format_ratio(best['speedup_vs_baseline'])}× | "
+                f"{naive} |\n"
+            )
+        else:
+            scalar = next(r for r in rows if r["backend"] == "scalar")
+            text += (
+                f"| {title} | {format_ns(scalar['ns_per_op'])} | {fastest} | "
+                f"{format_ns(best['ns_per_op'])} | {naive} |\n"
+            )
+    text += "\n"
+    if fair:
+        text += (
+            "The baseline is the fastest scalar-class implementation of the conversion; `a = b` "
+            "are tied within the run's noise floor. "
+        )
+    else:
+        text += ("This report predates the baselines: the only ratio is the naive one, over the "
+                 "scalar reference. ")
+    text += machine_line(report) + "\n"
+    return text
+
+
+def machine_table(report, source):
+    """The machine and the run, for the results page."""
+    m = report["machine"]
+    text = HEADER.format(source=f"`{source}`")
+    text += "| | this report |\n| --- | --- |\n"
+    rows = [
+        ("CPU", m["cpu"]), ("details", m["cpu_details"]), ("report folder", f"`reports/{m['id']}`"),
+        ("features the backends use", ", ".join(m["features"]) or "none"),
+        ("features it lacks", ", ".join(m["missing_features"]) or "none"),
+        ("compiler", m["rustc"]), ("build", m["flags"]), ("system", m["os"]),
+        ("load average at the start", m["load"]), ("date (UTC)", m["date"]),
+        ("command", f"`{report['source']}`"), ("inputs", report["corpus"]),
+        ("unit", report["unit"]),
+    ]
+    if m.get("clock_ghz"):
+        samples = " and ".join(f"{g:.2f}" for g in m.get("clock_samples_ghz", []))
+        rows.append(("core clock", f"{m['clock_ghz']:.2f} GHz (a dependent-add chain timed before "
+                                   f"and after the run: {samples} GHz)"))
+    if is_fair(report):
+        noise = report.get("noise")
+        rows.append(("noise floor", format_noise(noise) if noise is not None
+                     else "not measured (no routine timed twice)"))
+        rows.append(("speed-ups", "over each benchmark's baseline"))
+    else:
+        rows.append(("speed-ups",
+                     "naive only, over the scalar reference (the report predates the baselines)"))
+    for key, value in rows:
+        text += f"| {key} | {value} |\n"
+    return text
+
+
+def read_reports(report_dirs):
+    """The results.json of each folder that has one, as (folder, report)."""
+    found = []
+    for d in report_dirs:
+        path = Path(d) / "results.json"
+        if path.exists():
+            found.append((Path(d), json.loads(path.read_text())))
+    return found
+
+
+def default_machine(reports_root):
+    """The report the book shows when generate.sh is given none: one with baselines before one
+    without, then the most recently measured (by the date the report records, not the file's)."""
+    found = read_reports(sorted(Path(reports_root).iterdir()))
+    if not found:
+        raise SystemExit(f"generate: no {reports_root}/<machine>/results.json; run `qbb compare` first")
+    _, report = max(found, key=lambda f: (is_fair(f[1]), f[1]["machine"]["date"]))
+    return report["machine"]["id"]
+
+
+def machine_cell(report, bench):
+    """One machine's answer for one benchmark: the fastest implementation (and those tied with
+    it), its speed-up over the baseline and its cycles; the naive ratio, marked, for an older
+    report."""
+    rows = [r for r in report["results"] if r["benchmark"] == bench]
+    if not timed(rows):
+        return "not measured"
+    best = min(timed(rows), key=lambda r: r["ns_per_op"])
+    fastest = fastest_text(rows, report.get("noise"))
+    if not is_fair(report):
+        naive = best.get("speedup_vs_scalar")
+        ratio = f"{format_ratio(naive)}× over scalar (naive)" if naive else "no ratio"
+        return f"{fastest} {ratio}"
+    if best["backend"] == best["baseline"]:
+        return f"{fastest}, the baseline, {per_call(best)}"
+    if best["baseline"] in fastest.split(" = "):
+        return f"{fastest}, a tie with the baseline, {per_call(best)}"
+    return (
+        f"{fastest} {format_ratio(best['speedup_vs_baseline'])}× over {best['baseline']}, "
+        f"{per_call(best)}"
+    )
+
+
+def machines(report_dirs):
+    """The machines that have a report, side by side: what each is, and per benchmark the fastest
+    implementation and its speed-up over the baseline on each (the naive ratio, marked, where a
+    report predates the baselines)."""
+    found = sorted(read_reports(report_dirs), key=lambda f: f[1]["machine"]["id"])
+    if not found:
+        raise SystemExit("generate: machines: no results.json in the folders given")
+    text = HEADER.format(source=", ".join(f"`reports/{r['machine']['id']}/results.json`" for _, r in found))
+    if len(found) < 2:
+        return text + (
+            f"Only one machine has a report so far, `reports/{found[0][1]['machine']['id']}`. When "
+            "a second one does, this section compares them side by side.\n"
+        )
+    reports = [r for _, r in found]
+    text += "| | " + " | ".join(f"`{r['machine']['id']}`" for r in reports) + " |\n"
+    text += "| --- |" + " --- |" * len(reports) + "\n"
+
+    def clock(r):
+        ghz = r["machine"].get("clock_ghz")
+        return f"{ghz:.2f} GHz" if ghz else "not measured"
+
+    def noise(r):
+        if not is_fair(r):
+            return "not measured"
+        return format_noise(r["noise"]) if r.get("noise") is not None else "not measured"
+
+    for key, value in [
+        ("CPU", lambda r: f"{r['machine']['cpu']} ({r['machine']['cpu_details']})"),
+        ("features it lacks", lambda r: ", ".join(r["machine"]["missing_features"]) or "none"),
+        ("core clock", clock),
+        ("noise floor", noise),
+        ("compiler", lambda r: r["machine"]["rustc"]),
+        ("date (UTC)", lambda r: r["machine"]["date"]),
+        ("speed-ups", lambda r: "over the baseline" if is_fair(r)
+         else "naive only: the report predates the baselines"),
+    ]:
+        text += f"| {key} | " + " | ".join(value(r) for r in reports) + " |\n"
+
+    benches = []
+    for r in sorted(reports, key=lambda r: -len(r["results"])):
+        benches += [b for b in by_benchmark(r["results"]) if b not in benches]
+    text += "\n| benchmark | " + " | ".join(f"`{r['machine']['id']}`" for r in reports) + " |\n"
+    text += "| --- |" + " --- |" * len(reports) + "\n"
+    for bench in benches:
+        text += f"| `{bench}` | " + " | ".join(machine_cell(r, bench) for r in reports) + " |\n"
+    text += (
+        "\nEach cell: the fastest implementation on that machine (`a = b` where another is within "
+        "the run's noise floor of it), its speed-up over the benchmark's baseline on that machine "
+        "and its time per call, in cycles where the report measured the clock. A report made "
+        "before the baselines existed gives only the naive ratio over the scalar reference, marked "
+        "(naive): it is not comparable with a speed-up over the baseline, and says more about "
+        "`popcnt` and the reference's plainness than about SIMD.\n"
     )
     return text
 
@@ -700,6 +1211,13 @@ def required_json(path, made_by):
     return json.loads(path.read_text())
 
 
+NO_COUNTS_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="40" viewBox="0 0 640 40">'
+    '<text x="10" y="25" font-family="sans-serif" font-size="14">No instruction counts in this '
+    "report: valgrind did not run on its machine.</text></svg>\n"
+)
+
+
 def results(report_dir):
     report_dir = Path(report_dir)
     report = json.loads((report_dir / "results.json").read_text())
@@ -707,22 +1225,24 @@ def results(report_dir):
     machine_id = report["machine"]["id"]
     source = f"reports/{machine_id}/results.json"
     out = OUT / "results"
-    by_bench = {}
-    for r in rows:
-        by_bench.setdefault(r["benchmark"], []).append(r)
+    by_bench = by_benchmark(rows)
 
-    # The instruction counts of the same benchmarks (callgrind), beside the times.
-    counts = required_json(
-        report_dir / "instructions.json",
-        "the callgrind bench and `qbb instructions` (reports/README.md says how)",
-    )
+    # The instruction counts of the same benchmarks (callgrind), beside the times; a report made
+    # where valgrind does not run has none.
+    counts_path = report_dir / "instructions.json"
+    counts = json.loads(counts_path.read_text()) if counts_path.exists() else None
+    if counts is None:
+        print(f"generate: {counts_path} is missing: the tables have no instruction counts "
+              "(the callgrind bench and `qbb instructions` write it; reports/README.md says how)",
+              file=sys.stderr)
     counts_by_bench = {}
-    for c in counts["results"]:
+    for c in (counts or {}).get("results", []):
         counts_by_bench.setdefault(c["benchmark"], {})[c["backend"]] = c
 
     counts_source = f"reports/{machine_id}/instructions.json"
+    sources = f"`{source}`" + (f" and `{counts_source}`" if counts else "")
     for anchor, _row, probes in GROUPS:
-        text = HEADER.format(source=f"`{source}` and `{counts_source}`")
+        text = HEADER.format(source=sources)
         for probe in probes:
             for bench in (routine_id(probe), routine_id(probe) + "-latency"):
                 if bench not in by_bench:
@@ -730,15 +1250,20 @@ def results(report_dir):
                         raise SystemExit(f"generate: {source} has no benchmark {bench}")
                     continue
                 kind = "latency" if bench.endswith("-latency") else "throughput"
-                text += f"**`{bench}`** ({kind}, nanoseconds per call):\n\n"
+                text += f"**`{bench}`** ({kind}):\n\n"
                 text += benchmark_table(by_bench[bench], report, counts_by_bench.get(bench, {}))
                 text += "\n"
         write(out / f"{anchor}.md", text.rstrip("\n") + "\n")
 
     # Where the tables above come from: once per chapter, which includes it after its last table.
-    text = HEADER.format(source=f"`{source}` and `{counts_source}`")
+    with_ipc = any(ipc_of(r, counts_by_bench.get(r["benchmark"], {}).get(r["backend"])) is not None
+                   for r in rows)
+    text = HEADER.format(source=sources)
     text += "**Where these numbers come from.** " + machine_line(report) + "\n\n"
-    text += instructions_line(counts) + "\n"
+    text += " ".join(part for part in (ratio_line(report), clock_line(report)) if part) + "\n\n"
+    if is_fair(report):
+        text += noise_line(report) + "\n\n"
+    text += instructions_line(counts, with_ipc) + "\n"
     measured = {r["backend"] for r in rows}
     absent = [b for b in BACKENDS if b not in measured]
     if absent:
@@ -748,75 +1273,18 @@ def results(report_dir):
         ) + "\n"
     write(out / "provenance.md", text)
 
-    # The conversions between representations, for the chapter that compares them.
-    conversions = [
-        ("quad → mailbox", "to-mailbox"), ("mailbox → quad", "from-mailbox"),
-        ("quad → nibble board", "to-nibble-board"), ("nibble board → quad", "from-nibble-board"),
-        ("quad → classical", "to-classical"), ("classical → quad", "from-classical"),
-        ("quad → dense", "to-dense"), ("dense → quad", "from-dense"),
-        ("quad → 16 hex sets", "hex-sets"), ("quad → piece sets", "piece-sets"),
-    ]
-    text = HEADER.format(source=f"`{source}`")
-    text += "| conversion | scalar (ns) | fastest backend | its time (ns) | speed-up |\n"
-    text += "| --- | ---: | --- | ---: | ---: |\n"
-    for title, bench in conversions:
-        bench_rows = by_bench[bench]
-        scalar = next(r for r in bench_rows if r["backend"] == "scalar")
-        best = min(bench_rows, key=lambda r: r["ns_per_op"])
-        text += (
-            f"| {title} | {format_ns(scalar['ns_per_op'])} | {best['backend']} | "
-            f"{format_ns(best['ns_per_op'])} | {format_ratio(scalar['ns_per_op'] / best['ns_per_op'])}× |\n"
-        )
-    text += "\n" + machine_line(report) + "\n"
-    write(out / "conversions.md", text)
-
-    # Every benchmark on every backend: the speed-up over scalar, the fastest in bold.
-    text = HEADER.format(source=f"`{source}`")
-    measured_backends = [b for b in BACKENDS if any(r["backend"] == b for r in rows)]
-    text += "| benchmark | scalar (ns) | " + " | ".join(measured_backends[1:]) + " |\n"
-    text += "| --- | ---: |" + " ---: |" * (len(measured_backends) - 1) + "\n"
-    for bench, bench_rows in by_bench.items():
-        by_backend = {r["backend"]: r for r in bench_rows}
-        best = min(bench_rows, key=lambda r: r["ns_per_op"])["backend"]
-        cells = []
-        for backend in measured_backends[1:]:
-            r = by_backend.get(backend)
-            if r is None:
-                cells.append("")
-                continue
-            cell = f"{format_ratio(r['speedup_vs_scalar'])}×" if r.get("speedup_vs_scalar") else ""
-            if r["support"].startswith("inherited"):
-                cell += " †"
-            cells.append(f"**{cell}**" if backend == best else cell)
-        scalar = by_backend.get("scalar")
-        scalar_ns = format_ns(scalar["ns_per_op"]) if scalar else ""
-        if best == "scalar" and scalar_ns:
-            scalar_ns = f"**{scalar_ns}**"
-        text += f"| `{bench}` | {scalar_ns} | " + " | ".join(cells) + " |\n"
-    text += (
-        "\nSpeed-up over the scalar reference (scalar's median divided by the backend's); the "
-        "fastest backend of each row in bold; † marks a backend that runs another tier's code for "
-        "that routine. The machine and the run are described at the top of this page.\n"
-    )
-    write(out / "overview.md", text)
-
-    # The machine, for the results page.
-    m = report["machine"]
-    text = HEADER.format(source=f"`{source}`")
-    text += "| | this report |\n| --- | --- |\n"
-    for key, value in [
-        ("CPU", m["cpu"]), ("details", m["cpu_details"]), ("report folder", f"`reports/{m['id']}`"),
-        ("features the backends use", ", ".join(m["features"]) or "none"),
-        ("features it lacks", ", ".join(m["missing_features"]) or "none"),
-        ("compiler", m["rustc"]), ("build", m["flags"]), ("system", m["os"]),
-        ("load average at the start", m["load"]), ("date (UTC)", m["date"]),
-        ("command", f"`{report['source']}`"), ("inputs", report["corpus"]),
-        ("unit", report["unit"]),
-    ]:
-        text += f"| {key} | {value} |\n"
-    write(out / "machine.md", text)
-
-    write(out / "instructions.md", instructions_overview(counts, counts_source))
+    write(out / "conversions.md", conversions_table(report, source))
+    write(out / "overview.md", overview_table(report, source))
+    write(out / "verdict.md", verdict(report, source))
+    write(out / "counts_and_time.md", counts_and_time(report, counts, sources))
+    write(out / "machine.md", machine_table(report, source))
+    if counts is not None:
+        write(out / "instructions.md", instructions_overview(counts, counts_source))
+    else:
+        no_counts = HEADER.format(source=f"`{source}`") + instructions_line(None) + "\n"
+        write(out / "instructions.md", no_counts)
+        # The results page shows the chart of the counts: say in its place that there is none.
+        write(OUT / "charts" / "instructions.svg", NO_COUNTS_SVG)
 
     # The engine under run-time dispatch against the same engine built for this CPU.
     measure = f"`python3 book/tools/measure.py {machine_id}`"
@@ -836,7 +1304,7 @@ def results(report_dir):
     for svg in sorted((report_dir / "charts").glob("*.svg")):
         shutil.copy(svg, charts / svg.name)
     for name in ("overview.svg", "instructions.svg"):
-        if (report_dir / name).exists():
+        if (report_dir / name).exists() and (name != "instructions.svg" or counts is not None):
             shutil.copy(report_dir / name, charts / name)
 
 
@@ -902,6 +1370,10 @@ def main(argv):
         asm(args[1:], support_json)
     elif command == "results":
         results(args[0])
+    elif command == "machines":
+        write(OUT / "results" / "machines.md", machines(args))
+    elif command == "default-machine":
+        print(default_machine(args[0]))
     elif command == "mca":
         mca(args)
     else:
