@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod backends;
 mod compare;
 mod instructions;
+mod model;
 mod output;
 mod perft;
 mod report;
@@ -38,6 +39,10 @@ enum Command {
     /// target/gungraun/), print the table and write instructions.json, instructions.md and
     /// instructions.svg (to reports/<machine-id>/ unless --out).
     Instructions(instructions::Args),
+    /// Predict the cycles per call of every routine on every backend for several CPUs with
+    /// llvm-mca, from the asm probes; write model.json and model.md, beside the measurements
+    /// when the folder holds a results.json (to reports/<machine-id>/ unless --out).
+    Model(model::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +53,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Timings(command) => compare::run(&command),
         Command::Instructions(args) => instructions::run(&args),
+        Command::Model(args) => model::run(&args),
     };
     match result {
         Ok(code) => code,
