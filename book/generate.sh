@@ -55,11 +55,10 @@ picture e4-black-to-move 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e
 picture e4-relative --relative 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
 picture pins '4k3/8/2N1r3/8/Qb6/2N5/4B3/R3K2R w KQ - 0 1'
 # What each routine computes, on the position `qbb show --routine` chooses for it: one picture per
-# routine that a chapter draws, computed by the scalar reference through the Backend trait.
-for routine in piece-at set-piece piece-sets hex-sets to-mailbox from-mailbox move-delta flip \
-    occluded-fills slider-attacks knight-attacks checks-and-pins weighted-popcount \
-    nibble-add nibble-sub nibble-avg to-nibble-board from-nibble-board to-classical to-dense \
-    from-dense hash-zobrist hash-manino; do
+# routine of the catalogue (the list comes from the lab), computed by the scalar reference through
+# the Backend trait.
+routines=$("$qbb" backends --json | python3 -c 'import json, sys; print(*json.load(sys.stdin)[0]["routines"])')
+for routine in $routines; do
     picture "routine-$routine" --routine "$routine"
 done
 

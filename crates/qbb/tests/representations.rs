@@ -249,7 +249,7 @@ fn checks_and_pins_on_known_positions() {
 }
 
 #[test]
-fn weighted_popcount_nibbles_and_hashes() {
+fn weighted_popcount_and_hashes() {
     let s = Scalar;
     let sets = [0xFF, 0xF, 0, !0, 1, 3, 7, 15];
     let weights = [1, 2, 3, -1, 100, -100, 0, 1];
@@ -257,11 +257,6 @@ fn weighted_popcount_nibbles_and_hashes() {
         s.weighted_popcount(&sets, &weights),
         8 + 8 - 64 + 100 - 200 + 4
     );
-    let a = s.to_nibble_board(&Quad::start_position());
-    let b = s.nibble_add(&a, &a);
-    assert_eq!(s.nibble_sub(&b, &a), a);
-    assert_eq!(s.nibble_avg(&a, &a), a);
-    assert_eq!(b.get(Square::E1), (12 + 12) % 16);
     let q = Quad::start_position();
     assert_eq!(s.hash_zobrist(&Quad::EMPTY), 0);
     assert_ne!(

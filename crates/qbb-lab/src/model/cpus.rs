@@ -18,61 +18,27 @@ const NO_AVX512: Option<&str> = Some("CPU lacks AVX-512");
 const FIRST_AVX512: Option<&str> =
     Some("CPU lacks AVX-512 VBMI, VBMI2, GFNI, VPOPCNTDQ and BITALG (it has F, BW, VL)");
 
-/// The CPUs the lab can name, oldest first within each vendor.
+/// The CPUs the lab can name, oldest first within each vendor: `-mcpu` name, title, and why the
+/// avx512 backend cannot run there.
+#[rustfmt::skip]
 pub const KNOWN: [Cpu; 18] = [
-    cpu(
-        "znver1",
-        "AMD Zen 1 (EPYC 7001 Naples, Ryzen 1000)",
-        NO_AVX512,
-    ),
-    cpu(
-        "znver2",
-        "AMD Zen 2 (EPYC 7002 Rome, Ryzen 3000)",
-        NO_AVX512,
-    ),
-    cpu(
-        "znver3",
-        "AMD Zen 3 (EPYC 7003 Milan, Ryzen 5000)",
-        NO_AVX512,
-    ),
+    cpu("znver1", "AMD Zen 1 (EPYC 7001 Naples, Ryzen 1000)", NO_AVX512),
+    cpu("znver2", "AMD Zen 2 (EPYC 7002 Rome, Ryzen 3000)", NO_AVX512),
+    cpu("znver3", "AMD Zen 3 (EPYC 7003 Milan, Ryzen 5000)", NO_AVX512),
     cpu("znver4", "AMD Zen 4 (EPYC 9004 Genoa, Ryzen 7000)", None),
     cpu("znver5", "AMD Zen 5 (EPYC 9005 Turin, Ryzen 9000)", None),
     cpu("haswell", "Intel Haswell", NO_AVX512),
     cpu("broadwell", "Intel Broadwell", NO_AVX512),
-    cpu(
-        "skylake",
-        "Intel Skylake client (also Kaby, Coffee, Comet Lake)",
-        NO_AVX512,
-    ),
-    cpu(
-        "skylake-avx512",
-        "Intel Skylake-SP (Xeon Scalable 1st gen)",
-        FIRST_AVX512,
-    ),
-    cpu(
-        "cascadelake",
-        "Intel Cascade Lake (Xeon Scalable 2nd gen)",
-        FIRST_AVX512,
-    ),
+    cpu("skylake", "Intel Skylake client (also Kaby, Coffee, Comet Lake)", NO_AVX512),
+    cpu("skylake-avx512", "Intel Skylake-SP (Xeon Scalable 1st gen)", FIRST_AVX512),
+    cpu("cascadelake", "Intel Cascade Lake (Xeon Scalable 2nd gen)", FIRST_AVX512),
     cpu("icelake-client", "Intel Ice Lake client", None),
-    cpu(
-        "icelake-server",
-        "Intel Ice Lake server (Xeon Scalable 3rd gen)",
-        None,
-    ),
+    cpu("icelake-server", "Intel Ice Lake server (Xeon Scalable 3rd gen)", None),
     cpu("tigerlake", "Intel Tiger Lake", None),
     cpu("alderlake", "Intel Alder Lake", NO_AVX512),
     cpu("raptorlake", "Intel Raptor Lake", NO_AVX512),
-    cpu(
-        "sapphirerapids",
-        "Intel Sapphire Rapids (Xeon Scalable 4th gen)",
-        None,
-    ),
-    cpu(
-        "emeraldrapids",
-        "Intel Emerald Rapids (Xeon Scalable 5th gen)",
-        None,
-    ),
+    cpu("sapphirerapids", "Intel Sapphire Rapids (Xeon Scalable 4th gen)", None),
+    cpu("emeraldrapids", "Intel Emerald Rapids (Xeon Scalable 5th gen)", None),
     cpu("graniterapids", "Intel Granite Rapids (Xeon 6)", None),
 ];
 

@@ -43,16 +43,7 @@ pub struct Timing {
 
 impl Measured {
     pub fn read(path: &Path) -> Result<Measured> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("reading `{}`", path.display()))?;
-        let json: Value = serde_json::from_str(&text)
-            .with_context(|| format!("`{}` is not JSON", path.display()))?;
-        Measured::from_json(&json).with_context(|| {
-            format!(
-                "`{}` is not a results.json of `qbb compare`",
-                path.display()
-            )
-        })
+        read_json(path, "a results.json of `qbb compare`", Measured::from_json)
     }
 
     fn from_json(json: &Value) -> Result<Measured> {
@@ -115,16 +106,11 @@ pub struct Counts {
 
 impl Counts {
     pub fn read(path: &Path) -> Result<Counts> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("reading `{}`", path.display()))?;
-        let json: Value = serde_json::from_str(&text)
-            .with_context(|| format!("`{}` is not JSON", path.display()))?;
-        Counts::from_json(&json).with_context(|| {
-            format!(
-                "`{}` is not an instructions.json of `qbb instructions`",
-                path.display()
-            )
-        })
+        read_json(
+            path,
+            "an instructions.json of `qbb instructions`",
+            Counts::from_json,
+        )
     }
 
     fn from_json(json: &Value) -> Result<Counts> {
@@ -235,6 +221,16 @@ pub fn compare(
         differs: ratio.is_some_and(|r| !(1.0 / DIFFERS..=DIFFERS).contains(&r)),
         notes,
     }
+}
+
+/// A report file read as JSON and taken apart by `parse`; an error names the file and `what` it
+/// should have been.
+fn read_json<T>(path: &Path, what: &str, parse: fn(&Value) -> Result<T>) -> Result<T> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading `{}`", path.display()))?;
+    let json: Value =
+        serde_json::from_str(&text).with_context(|| format!("`{}` is not JSON", path.display()))?;
+    parse(&json).with_context(|| format!("`{}` is not {what}", path.display()))
 }
 
 #[cfg(test)]

@@ -55,3 +55,19 @@ fn nibble_lanes(a: &NibbleBoard, b: &NibbleBoard, op: impl Fn(u8, u8) -> u8) -> 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nibble_arithmetic_is_lane_wise_mod_16() {
+        let a = to_nibble_board(&Quad::start_position());
+        let twice = nibble_add(&a, &a);
+        assert_eq!(twice.get(Square::E1), (12 + 12) % 16, "the white king's code, doubled");
+        assert_eq!(nibble_sub(&twice, &a), a);
+        assert_eq!(nibble_avg(&a, &a), a);
+        let b = nibble_add(&a, &NibbleBoard([0x11; 32]));
+        assert_eq!(nibble_avg(&a, &b), a, "(x + x + 1) / 2 rounds down to x");
+    }
+}
