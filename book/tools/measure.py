@@ -11,9 +11,13 @@
 2. The inlining wall: `cargo bench -p qbb-benches --bench wall`, small AVX2 routines called from a
    loop inside their feature region and from the same loop compiled for the baseline.
 3. Perft against the Rust chess crates: `cargo bench -p qbb-benches --bench perft`, the engine on
-   every backend next to cozy-chess and shakmaty.
+   every backend next to cozy-chess and shakmaty, built as shipped (baseline x86-64: the engine
+   dispatches to its backends, the peers get no CPU extensions) and again with
+   RUSTFLAGS="-C target-cpu=native" (the peers built for this CPU as well), so that the margin
+   over the peers is reported both ways.
 
-Writes reports/MACHINE/dispatch.json (1 and 2) and reports/MACHINE/perft.json (3), which
+Writes reports/MACHINE/dispatch.json (1 and 2), reports/MACHINE/perft.json and
+perft-native.json (3), which
 book/generate.sh turns into the tables of the dispatch and engine chapters. MACHINE is the folder
 that `qbb compare` writes for this machine (it prints it), so that all files of a machine sit
 together.
@@ -64,11 +68,15 @@ def available_backends(qbb):
     return [b["name"] for b in json.loads(out) if b["available"]]
 
 
-def bench_json(bench, variable, path):
-    """Runs `cargo bench --bench <bench>` with `<variable>=<path>` and returns the JSON it wrote."""
+def bench_json(bench, variable, path, build=BUILDS["run-time dispatch"]):
+    """Runs `cargo bench --bench <bench>` with `<variable>=<path>`, built as `build` says (a
+    target folder and RUSTFLAGS), and returns the JSON it wrote."""
+    target_dir, rustflags = build
     subprocess.run(
-        ["cargo", "bench", "--quiet", "-p", "qbb-benches", "--bench", bench],
-        cwd=REPO, check=True, env=dict(os.environ, **{variable: str(path)}),
+        ["cargo", "bench", "--quiet", "-p", "qbb-benches", "--bench", bench,
+         "--target-dir", target_dir],
+        cwd=REPO, check=True,
+        env=dict(os.environ, RUSTFLAGS=rustflags, **{variable: str(path)}),
     )
     return json.loads(path.read_text())
 
@@ -82,13 +90,22 @@ def wall_bench(report):
 
 
 def perft_peers(report):
-    """The perft bench against cozy-chess and shakmaty, its JSON kept in the report."""
-    path = report / "perft.json"
-    data = bench_json("perft", "QBB_PERFT_JSON", path)
-    data["command"] = "cargo bench -p qbb-benches --bench perft"
-    data["date"] = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    data["rustc"] = rustc_version()
-    path.write_text(json.dumps(data, indent=1) + "\n")
+    """The perft bench against cozy-chess and shakmaty, built both ways, each JSON kept in the
+    report: perft.json as shipped (everything for baseline x86-64, the engine dispatching to its
+    backends at run time, the peers without the CPU's extensions) and perft-native.json with
+    `-C target-cpu=native` (the peers built for this CPU too, so neither side lacks POPCNT, BMI2
+    or AVX2)."""
+    for name, file in (("run-time dispatch", "perft.json"), ("target-cpu=native", "perft-native.json")):
+        rustflags = BUILDS[name][1]
+        path = report / file
+        data = bench_json("perft", "QBB_PERFT_JSON", path, BUILDS[name])
+        flags = f'RUSTFLAGS="{rustflags}" ' if rustflags else ""
+        data["command"] = f"{flags}cargo bench -p qbb-benches --bench perft"
+        data["build"] = name
+        data["date"] = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        data["rustc"] = rustc_version()
+        path.write_text(json.dumps(data, indent=1) + "\n")
+        print(f"measure: wrote {path}", file=sys.stderr)
 
 
 def rustc_version():
@@ -145,7 +162,6 @@ def main(argv):
     (report / "dispatch.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"measure: wrote {report / 'dispatch.json'}", file=sys.stderr)
     perft_peers(report)
-    print(f"measure: wrote {report / 'perft.json'}", file=sys.stderr)
 
 
 if __name__ == "__main__":
