@@ -1158,6 +1158,16 @@ def perft_margins(p, path, machine_id):
         return ratio_range([speed[(c, best)] / speed[(c, peer)] for c in group])
 
     text = HEADER.format(source=f"`reports/{machine_id}/{path.name}`")
+    if p.get("build") == "target-cpu=native":
+        text += (
+            "Built with `-C target-cpu=native`, the two crates as much as the engine, so that "
+            "neither side lacks an instruction this CPU has: "
+        )
+    else:
+        text += (
+            "Built as shipped, for baseline x86-64: the engine enters its backends' feature "
+            "regions at run time, while the two crates get no instruction beyond the baseline. "
+        )
     text += (
         f"With bulk counting, the engine on its {backend} backend, its fastest here, counts "
         f"{against('cozy-chess', bulk)} times as many nodes per second as cozy-chess and "
@@ -1296,6 +1306,16 @@ def results(report_dir):
     perft = required_json(perft_file, measure)
     write(out / "perft.md", perft_table(perft, perft_file, machine_id))
     write(out / "perft-margins.md", perft_margins(perft, perft_file, machine_id))
+    # The same race with every crate built for this CPU, where the machine's report has it.
+    native_file = report_dir / "perft-native.json"
+    if native_file.is_file():
+        native = json.loads(native_file.read_text())
+        write(out / "perft-native-margins.md", perft_margins(native, native_file, machine_id))
+    else:
+        write(out / "perft-native-margins.md", (
+            f"*`reports/{machine_id}` has no `perft-native.json` (the race with the crates built "
+            f"for this CPU too): {measure} writes it.*\n"
+        ))
     write(out / "perft-attacks.md", perft_attacks_table(perft, perft_file, machine_id))
 
     # The charts, as the lab drew them.
