@@ -1904,8 +1904,16 @@ def model_section(model, report_dir, listings):
                  "counts per call of the benchmark, its loop included; IPC: callgrind's count over "
                  "the measured cycles.")
     text += "\n"
+    # Measured rows without a prediction ("piece-at scalar-v3: not modelled"), by backend and why.
+    unmodelled = {}
     for u in comparison.get("unmodelled", []):
-        text += f"\nNot modelled: {u}.\n"
+        what, _, why = u.partition(": ")
+        _, _, backend = what.rpartition(" ")
+        unmodelled.setdefault((backend, why), []).append(what.rpartition(" ")[0])
+    for (backend, why), benches in unmodelled.items():
+        text += (f"\nNot compared, {backend} ({why}): " +
+                 (f"all {len(benches)} of its benchmarks" if len(benches) > 3 else ", ".join(benches))
+                 + ".\n")
     files["measured"] = text
 
     differ = [r for r in results if r["row"].get("differs")]
