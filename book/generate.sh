@@ -11,11 +11,15 @@
 #              cycles and instruction counts), and every machine that has a report, side by side
 #              (reports/*/results.json)
 #   charts/    the measured charts, copied from reports/<machine>/
+#   model/     llvm-mca's predictions of every routine on every CPU of the report's model.json,
+#              predicted against measured, and the checks of every row that differs (llvm-mca
+#              run again on the probes of the listings below)
 #
 # Usage: book/generate.sh [MACHINE]
 #   MACHINE is a folder of reports/ (default: the most recently measured report that has
 #   baselines, or else the most recently measured one, by the date each report records).
-# Needs: cargo-show-asm (`cargo install cargo-show-asm`), llvm-mca (Debian: `apt-get install llvm`),
+# Needs: cargo-show-asm (`cargo install cargo-show-asm`), llvm-mca (Debian: `apt-get install llvm`;
+# the model's checks run the llvm-mca that made model.json, e.g. llvm-mca-19 from `llvm-19`),
 # python3, and for the portable backend's listings a nightly toolchain (`rustup toolchain install
 # nightly`). The measurements themselves come first: `qbb compare`, book/tools/measure.py and the
 # instruction counts (the callgrind bench, then `qbb instructions`).
@@ -74,12 +78,15 @@ cp "$tmp/backends.json" "$out/backends.json"
 
 # ---- asm: one out-of-line probe per backend and routine ----------------------------------------
 echo "generate: machine code of the probes" >&2
+# Each listing starts with the compiler that made it, as `qbb model`'s listings do.
+echo "# $(rustc --version)" >"$tmp/stable.s"
 cargo asm -p qbb --features asm-probes --lib --simplify --full-name --everything \
-    >"$tmp/stable.s" 2>"$tmp/asm.log" || { cat "$tmp/asm.log" >&2; exit 1; }
+    >>"$tmp/stable.s" 2>"$tmp/asm.log" || { cat "$tmp/asm.log" >&2; exit 1; }
 listings=("$tmp/stable.s")
 if rustup run nightly rustc --version >/dev/null 2>&1; then
+    echo "# $(rustup run nightly rustc --version)" >"$tmp/nightly.s"
     cargo +nightly asm -p qbb --features asm-probes,portable-simd --lib --simplify --full-name \
-        --everything --target-dir target/nightly >"$tmp/nightly.s" 2>"$tmp/asm.log" ||
+        --everything --target-dir target/nightly >>"$tmp/nightly.s" 2>"$tmp/asm.log" ||
         { cat "$tmp/asm.log" >&2; exit 1; }
     listings+=("$tmp/nightly.s")
 else
@@ -109,5 +116,13 @@ for report in reports/*/results.json; do
     machines+=("$(dirname "$report")")
 done
 python3 book/tools/generate.py machines "${machines[@]}"
+
+# ---- model: llvm-mca's predictions beside the measurements, and the check of each disagreement --
+# From reports/$machine/model.json (or, when it has none, the most recent report that has one); the
+# probes' code is read from the listings the model was made from when target/qbb-model/ still holds
+# them, else from those made above.
+echo "generate: the model of reports/$machine" >&2
+rm -rf "$out/model"
+python3 book/tools/generate.py model "reports/$machine" "${listings[@]}"
 
 echo "generate: done; now run book/check.sh" >&2

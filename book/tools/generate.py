@@ -10,9 +10,12 @@ Called by book/generate.sh, which runs the commands whose output this reads:
   machines <reports dir>...                   the machines that have a report, side by side
   default-machine <reports>                   prints the machine the book shows by default
   mca      <listing.s>...                     llvm-mca timelines of the latency benchmarks' routines
+  model    <reports dir> [<listing.s>...]     llvm-mca's predictions (model.json) on every CPU,
+                                              predicted against measured, and the checks of each
+                                              row that differs (the listings: the probes' code)
 
 Nothing here measures or invents a number: every figure written comes from a file named on the
-command line.
+command line, or from llvm-mca run on the listings named there (mca, model).
 """
 
 import html
@@ -1378,6 +1381,787 @@ def mca(listings):
             table += f"| {backend} | {n} | {cycles} |\n"
         write(out / f"{routine}.md", text.replace("\n\n", "\n\n" + table + "\n", 1))
 
+# ---- model: llvm-mca's predictions of every routine, and predicted against measured ---------------
+
+# The notes `qbb model` writes on a prediction (crates/qbb-lab/src/model/mod.rs), by their prefix.
+NOTE_LOOP = "loop: modelled as one pass"
+NOTE_CALLS = "calls"
+NOTE_INDIRECT = "indirect jump"
+NOTE_RESET = "fresh arguments: "
+
+# The CPUs on which PDEP and PEXT are microcoded, their cost growing with the set bits of the mask:
+# AMD's Zen 1 and Zen 2, as Agner Fog's instruction tables and uops.info's measurements list them
+# (from Zen 3 on, and on Intel since Haswell, they take a few cycles).
+MICROCODED_PDEP = {"znver1": "Zen 1", "znver2": "Zen 2"}
+
+# The checks that can settle a disagreement, in the order the book presents them; a row can pass
+# more than one. `width` settles a row only when its floor alone is past the threshold; below that
+# it is a partial answer, listed with the open rows.
+CHECKS = ["loop", "call", "pdep", "fewer", "width"]
+
+# The files the book's model page includes; each is written whatever the report holds.
+MODEL_FILES = ["provenance", "cpus", "overview", "predictions", "avx512", "block", "gather",
+               "summary", "measured", "loop", "call", "pdep", "fewer", "width", "open"]
+
+
+def cycles_text(x):
+    """Three significant digits, as `qbb model` prints cycles."""
+    if x >= 100:
+        return f"{x:.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    return f"{x:.2f}"
+
+
+def has_note(notes, prefix):
+    return any(n.startswith(prefix) for n in notes or [])
+
+
+def caveat_marks(p):
+    """↺ a loop modelled as one pass, → a call or jump llvm-mca does not follow."""
+    notes = p.get("notes", [])
+    marks = ""
+    if has_note(notes, NOTE_LOOP):
+        marks += " ↺"
+    if has_note(notes, NOTE_CALLS) or has_note(notes, NOTE_INDIRECT):
+        marks += " →"
+    return marks
+
+
+def model_report(report_dir):
+    """The folder whose model.json the book shows: the chosen machine's, or else the most recent
+    model among the other reports (by the date each model.json records)."""
+    report_dir = Path(report_dir)
+    if (report_dir / "model.json").exists():
+        return report_dir
+    found = []
+    for other in sorted(report_dir.parent.iterdir()):
+        path = other / "model.json"
+        if path.exists():
+            found.append((json.loads(path.read_text()).get("date", ""), other))
+    if not found:
+        return None
+    chosen = max(found)[1]
+    print(f"generate: {report_dir}/model.json is missing; the model page shows {chosen}",
+          file=sys.stderr)
+    return chosen
+
+
+def read_listing(path):
+    """A listing's functions (raw name -> lines), an index by clean name, and its compiler (the
+    `# rustc ...` line `qbb model` and generate.sh put at its top)."""
+    functions = parse_functions(path)
+    compiler = None
+    for line in Path(path).read_text().splitlines()[:5]:
+        m = re.match(r"#\s*(rustc .*)", line)
+        if m:
+            compiler = m.group(1).strip()
+            break
+    index = {}
+    for raw in functions:
+        index.setdefault(without_generic_args(clean_name(raw)), raw)
+    return {"file": str(path), "compiler": compiler, "functions": functions, "index": index}
+
+
+def jump_symbol(operand):
+    """The function a `jmp`/`call` names, as the listing spells it; None for a label, register or
+    computed address."""
+    m = re.fullmatch(r"(?:qword ptr )?\[rip \+ (.+)\]", operand)
+    if m:
+        operand = m.group(1)
+    elif operand.startswith(".L") or "[" in operand or re.fullmatch(r"[a-z0-9]{1,5}", operand):
+        return None
+    return re.sub(r"@(GOTPCREL|PLT)$", "", operand)
+
+
+def probe_block(functions, raw, depth=0):
+    """A probe's instructions as `qbb model` gives them to llvm-mca (without `ret` and
+    `vzeroupper`, tail-called functions of the listing in place of their jump), and what the
+    listing shows about them: backward jumps, forward conditional branches, calls, pdep/pext and
+    gathers."""
+    lines = functions[raw]
+    labels = {l[:-1]: i for i, l in enumerate(lines) if not l.startswith(("\t", " ")) and l.endswith(":")}
+    block = {"instructions": [], "backward": [], "branches": 0, "calls": [], "bits": [], "gathers": []}
+    for at, line in enumerate(lines):
+        if not line.startswith(("\t", " ")):
+            continue
+        text = re.split(r"[ \t]#", line)[0].strip()
+        if not text or text.startswith(".") or text.endswith(":"):
+            continue
+        mnemonic, _, operands = text.replace("\t", " ").partition(" ")
+        operands = operands.strip()
+        if mnemonic in ("ret", "vzeroupper"):
+            continue
+        if mnemonic == "jmp" and depth < 3:
+            target = jump_symbol(operands)
+            if target in functions:
+                inner = probe_block(functions, target, depth + 1)
+                for key in block:
+                    block[key] += inner[key]
+                continue
+        if mnemonic.startswith("j"):
+            if operands in labels:
+                if labels[operands] < at:
+                    block["backward"].append(f"{mnemonic} {operands}")
+                elif mnemonic != "jmp":
+                    block["branches"] += 1
+        if mnemonic == "call":
+            block["calls"].append(clean_name_in(operands))
+        if mnemonic in ("pdep", "pext"):
+            block["bits"].append(f"{mnemonic} {operands}")
+        if "gather" in mnemonic or "scatter" in mnemonic:
+            block["gathers"].append(f"{mnemonic} {operands}")
+        block["instructions"].append(f"{mnemonic} {operands}".strip())
+    return block
+
+
+def find_probe(listings, p):
+    """The probe of prediction `p` in the first listing whose copy has as many instructions as
+    llvm-mca modelled (the same code, as far as a count can tell), with the listing; None when no
+    listing has it, or none has that copy."""
+    for listing in listings:
+        raw = listing["index"].get(p.get("probe"))
+        if raw is None:
+            continue
+        block = probe_block(listing["functions"], raw)
+        if len(block["instructions"]) == p.get("instructions"):
+            return block, listing
+    return None
+
+
+def assemblable(instruction):
+    """The instruction as `qbb model` hands it to llvm-mca: symbols replaced by a placeholder
+    name llvm-mca can assemble, a gather's memory operand without its size."""
+    mnemonic, _, operands = instruction.partition(" ")
+    operands = re.sub(r"\[rip \+ [^\]]*\]", "[rip + qbb_symbol]", operands)
+    if (mnemonic == "call" or mnemonic.startswith("j")) and jump_symbol(operands) is not None:
+        operands = "qbb_function"
+    if "gather" in mnemonic or "scatter" in mnemonic:
+        operands = re.sub(r"\b\w+ ptr (\[)", r"\1", operands)
+    return f"{mnemonic} {operands}".strip()
+
+
+class Mca:
+    """The llvm-mca that made the model (or, failing that, one of the same major version)."""
+
+    def __init__(self, model):
+        wanted = model["llvm_mca"]["path"]
+        self.version = model["llvm_mca"]["version"]
+        candidates = [wanted, "llvm-mca-19", "llvm-mca", "/usr/lib/llvm-19/bin/llvm-mca"]
+        self.path = next((c for c in candidates if shutil.which(c)), None)
+        if self.path is None:
+            raise SystemExit(f"generate: no llvm-mca to run (the model used `{wanted}`, "
+                             f"{self.version}); Debian: apt-get install llvm-19")
+        import subprocess
+        out = subprocess.run([self.path, "--version"], capture_output=True, text=True).stdout
+        m = re.search(r"LLVM version [\d.]+", out)
+        self.own_version = m.group(0) if m else "an llvm-mca of unknown version"
+
+    def run(self, cpu, text, *args):
+        import subprocess
+        return subprocess.run(
+            [self.path, "-mtriple=x86_64", f"-mcpu={cpu}", *args, "-"],
+            input=".intel_syntax noprefix\n" + text, capture_output=True, text=True, check=True,
+        ).stdout
+
+    def command(self, cpu, *args):
+        return " ".join([Path(self.path).name, "-mtriple=x86_64", f"-mcpu={cpu}", *args])
+
+    def dispatch_width(self, cpu):
+        m = re.search(r"Dispatch Width:\s+(\d+)", self.run(cpu, "add rax, rbx\n", "-iterations=1"))
+        return int(m.group(1))
+
+
+def instruction_info(report, mnemonic):
+    """(uops, latency, reciprocal throughput) of `mnemonic` in llvm-mca's Instruction Info view,
+    and the line itself."""
+    for line in report.splitlines():
+        cells = line.split()
+        if len(cells) >= 4 and mnemonic in cells and cells[0].isdigit():
+            return cells[0], cells[1], cells[2], line.rstrip()
+    return None
+
+
+def pressure_units(report, mnemonic):
+    """The execution resources llvm-mca's "Resource pressure by instruction" charges `mnemonic`
+    with, and that row of the view."""
+    names = {}
+    lines = report.splitlines()
+    if "Resources:" in lines:
+        for line in lines[lines.index("Resources:") + 1:]:
+            m = re.match(r"(\[[\d.]+\])\s+-\s+(\S+)", line)
+            if not m:
+                break
+            names[m.group(1)] = m.group(2)
+    at = next(i for i, l in enumerate(lines) if l.startswith("Resource pressure by instruction"))
+    header = lines[at + 1].split()
+    for line in lines[at + 2:]:
+        if mnemonic in line.split():
+            values = line.split()[: len(header) - 1]
+            used = [names.get(h, h) for h, v in zip(header, values) if v != "-"]
+            return used, lines[at + 1].rstrip(), line.rstrip()
+    return [], "", ""
+
+
+def avx512_timed():
+    """The reports in reports/ that time the avx512 backend."""
+    found = []
+    for path in sorted((REPO / "reports").glob("*/results.json")):
+        report = json.loads(path.read_text())
+        if any(r.get("backend") == "avx512" and r.get("ns_per_op") == r.get("ns_per_op")
+               for r in report.get("results", [])):
+            found.append(path.parent.name)
+    return found
+
+
+def classify(row, p, width, threshold, facts, cpu):
+    """The checks that hold for a row that differs (check -> whether it settles the row alone;
+    `width` settles only past the threshold), and whether one of them settles it. `facts` is what
+    the probe's listing shows (None without a listing of the modelled code)."""
+    ratio = row["predicted_over_measured"]
+    notes = row.get("notes", [])
+    n, m = row["probe_instructions"], row.get("benchmark_instructions")
+    found = {}
+    under = ratio < 1
+    if under and has_note(notes, NOTE_LOOP) and (m is None or m > n):
+        found["loop"] = True
+    if under and (has_note(notes, NOTE_CALLS) or has_note(notes, NOTE_INDIRECT)):
+        found["call"] = True
+    if under and cpu in MICROCODED_PDEP and facts and facts["bits"]:
+        found["pdep"] = True
+    if not under and m is not None and m < n:
+        found["fewer"] = True
+    measured = row.get("measured_cycles")
+    if not under and width and measured and p.get("uops_per_call"):
+        floor = p["uops_per_call"] / width
+        if floor > measured:
+            found["width"] = floor / measured >= threshold
+    return found, any(found.values())
+
+
+def model_section(model, report_dir, listings):
+    """The generated files of the model page, name -> text."""
+    source = f"`reports/{report_dir.name}/model.json`"
+    header = HEADER.format(source=source)
+    files = {}
+    preds = model["predictions"]
+    cpus = model["cpus"]
+    cpu_names = [c["name"] for c in cpus]
+    backends = [b for b in BACKENDS if any(p["backend"] == b for p in preds)]
+    by_key = {(p["routine"], p["backend"], p["cpu"]): p for p in preds}
+    routines = list(dict.fromkeys(p["routine"] for p in preds))
+    comparison = model.get("predicted_vs_measured")
+    machine_cpu = comparison["cpu"] if comparison else None
+    timed_avx512 = avx512_timed()
+    mca = Mca(model)
+    widths = {c: mca.dispatch_width(c) for c in cpu_names}
+
+    def modelled(p):
+        return p is not None and "cycles_per_call" in p
+
+    def caveat(p):
+        return bool(caveat_marks(p))
+
+    # -- provenance: the tool, the listings, the CPUs, the clock
+    text = header + f"**Where these numbers come from.** `{model['command']}` on {model['date']}, "
+    text += f"with {model['llvm_mca']['version']} (`{model['llvm_mca']['path']} "
+    text += f"{model['llvm_mca']['arguments']}`), from the asm probes listed by "
+    text += "; ".join(
+        f"{l['compiler']} ({', '.join(l['used_for'])})" for l in model["listings"] if l["used_for"]
+    ) + ". "
+    if comparison:
+        text += (f"The measurements are those of `reports/{report_dir.name}/results.json`, "
+                 f"{comparison['machine']}, built by {comparison['measured_with']}; ")
+        clock = comparison.get("clock")
+        if clock:
+            text += f"nanoseconds became cycles at {clock['ghz']} GHz, {clock['source']}. "
+        else:
+            text += "the cycles are the report's own (its `cycles_per_op`). "
+        if comparison.get("counted_with"):
+            text += f"The instruction counts are callgrind's (`instructions.json`), built by " \
+                    f"{comparison['counted_with']}. "
+    text += "\n"
+    files["provenance"] = text
+
+    # -- cpus: which the model was asked about, which run the avx512 backend, their width
+    text = header + "| `-mcpu` | CPU | runs the avx512 backend | llvm-mca's dispatch width |\n"
+    text += "| --- | --- | --- | ---: |\n"
+    for c in cpus:
+        mark = " (the measured machine)" if c["name"] == machine_cpu else ""
+        text += (f"| `{c['name']}` | {c['title']}{mark} | {'yes' if c['runs_avx512_backend'] else 'no'} "
+                 f"| {widths[c['name']]} |\n")
+    text += (f"\nThe dispatch width is the `Dispatch Width` of `{Path(mca.path).name}`'s report "
+             f"({mca.own_version}): the most micro-operations its model of the CPU dispatches per "
+             "cycle.\n")
+    files["cpus"] = text
+
+    avx512_note = (
+        "◇ avx512: predictions only: "
+        + ("no report in `reports/` has timed this backend, so these are the lab's only figures "
+           "for it." if not timed_avx512 else
+           f"the reports of {', '.join(timed_avx512)} time it on real hardware.")
+    )
+
+    # -- predictions: one table per CPU, routines down, backends across
+    text = header
+    for c in cpus:
+        cpu = c["name"]
+        opened = " open" if cpu == (machine_cpu or cpu_names[0]) else ""
+        runs = "runs the avx512 backend" if c["runs_avx512_backend"] else "no AVX-512"
+        text += f"<details{opened}>\n<summary><code>{cpu}</code>: {c['title']} ({runs})</summary>\n\n"
+        text += "| routine | " + " | ".join(b + (" ◇" if b == "avx512" else "") for b in backends) + " |\n"
+        text += "| --- |" + " ---: |" * len(backends) + "\n"
+        for r in routines:
+            row = [by_key.get((r, b, cpu)) for b in backends]
+            clean = [p["cycles_per_call"] for p in row if modelled(p) and not caveat(p)]
+            fewest = min(clean) if clean else None
+            cells = []
+            for p in row:
+                if p is None:
+                    cells.append("-")
+                elif not modelled(p):
+                    cells.append("n/a" if p.get("not_available") else "-")
+                else:
+                    cell = cycles_text(p["cycles_per_call"])
+                    if p["cycles_per_call"] == fewest and not caveat(p):
+                        cell = f"**{cell}**"
+                    cell += caveat_marks(p)
+                    if (p.get("support") or "").startswith("inherited"):
+                        cell += "†"
+                    cells.append(cell)
+            text += f"| {r} | " + " | ".join(cells) + " |\n"
+        text += "\n</details>\n\n"
+    text += (
+        "Cycles per call (lower is better); the fewest of a row in bold, among cells without a "
+        "mark. ↺ the probe loops: llvm-mca modelled one pass. → the probe calls a function or "
+        "jumps through a table, which llvm-mca does not follow. † the backend runs another "
+        "backend's code for that routine. n/a: the CPU cannot run the backend. " + avx512_note + "\n"
+    )
+    failed = [p for p in preds if not modelled(p) and not p.get("not_available")]
+    if failed:
+        text += "\nNot modelled: " + "; ".join(
+            f"{p['routine']} on {p['backend']} for `{p['cpu']}` ({p.get('error', 'no figure')})"
+            for p in failed) + ".\n"
+    files["predictions"] = text
+
+    # -- overview: the fastest backend of each routine on each CPU
+    text = header + "| routine | " + " | ".join(f"`{c}`" for c in cpu_names) + " |\n"
+    text += "| --- |" + " --- |" * len(cpu_names) + "\n"
+    for r in routines:
+        cells = []
+        for cpu in cpu_names:
+            ps = [by_key.get((r, b, cpu)) for b in backends]
+            ps = [p for p in ps if modelled(p) and not caveat(p)]
+            if not ps:
+                cells.append("-")
+                continue
+            best = min(ps, key=lambda p: p["cycles_per_call"])
+            mark = " ◇" if best["backend"] == "avx512" else ""
+            cells.append(f"{best['backend']}{mark} {cycles_text(best['cycles_per_call'])}")
+        text += f"| {r} | " + " | ".join(cells) + " |\n"
+    text += ("\nThe backend with the fewest predicted cycles per call, and that figure; probes "
+             "with a loop or a call are left out of the choice. " + avx512_note + "\n")
+    files["overview"] = text
+
+    # -- avx512: the backend's predictions beside the best of the others, on each AVX-512 CPU
+    wide = [c["name"] for c in cpus if c["runs_avx512_backend"]]
+    if wide:
+        others = [b for b in backends if b not in ("avx512", "portable")]
+        text = header + "| routine | " + " | ".join(
+            f"`{c}` avx512 ◇ | best of {', '.join(others)}" for c in wide) + " |\n"
+        text += "| --- |" + " ---: | ---: |" * len(wide) + "\n"
+        for r in routines:
+            cells = []
+            for cpu in wide:
+                p = by_key.get((r, "avx512", cpu))
+                rest = [by_key.get((r, b, cpu)) for b in others]
+                rest = [q for q in rest if modelled(q) and not caveat(q)]
+                if not modelled(p):
+                    cells += ["-", "-"]
+                    continue
+                cells.append(cycles_text(p["cycles_per_call"]) + caveat_marks(p))
+                if rest and not caveat(p):
+                    best = min(rest, key=lambda q: q["cycles_per_call"])
+                    gain = best["cycles_per_call"] / p["cycles_per_call"]
+                    cells.append(f"{cycles_text(best['cycles_per_call'])} {best['backend']} "
+                                 f"({format_ratio(gain)}×)")
+                else:
+                    cells.append("-")
+            text += f"| {r} | " + " | ".join(cells) + " |\n"
+        text += ("\nPredicted cycles per call of the avx512 backend and of the fastest backend "
+                 f"that does not use AVX-512 ({', '.join(others)}; the portable backend runs its "
+                 "AVX-512 copy on these CPUs, so it is left out), with the predicted speed-up of "
+                 "avx512 over it in brackets; ↺ and → as above, and no speed-up beside a figure "
+                 "with either. " + avx512_note + "\n")
+    else:
+        text = header + "None of the CPUs of this model runs the avx512 backend.\n"
+    files["avx512"] = text
+
+    # -- block: one probe as llvm-mca is given it, and what llvm-mca reports
+    example_cpu = machine_cpu or cpu_names[0]
+    example = None
+    preferred = [by_key.get(("nibble-add", "swar", example_cpu))]
+    others_with_reset = [p for p in preds if p["cpu"] == example_cpu and modelled(p)
+                         and has_note(p.get("notes"), NOTE_RESET) and not caveat(p)
+                         and p.get("instructions", 99) <= 30]
+    for p in preferred + others_with_reset:
+        if modelled(p) and has_note(p.get("notes"), NOTE_RESET):
+            found = find_probe(listings, p)
+            if found:
+                example = (p, found)
+                break
+    if example:
+        p, (block, listing) = example
+        resets = next(n for n in p["notes"] if n.startswith(NOTE_RESET))[len(NOTE_RESET):].split("; ")
+        lines = resets + [assemblable(i) for i in block["instructions"]]
+        report = mca.run(example_cpu, "\n".join(lines) + "\n", "-iterations=100")
+        summary = report[: report.index("Instruction Info:")].rstrip() if "Instruction Info:" in report else report
+        pressure = ""
+        if "Resource pressure per iteration:" in report:
+            part = report[report.index("Resources:"): report.index("Resource pressure by instruction")]
+            pressure = part.rstrip()
+        total = re.search(r"Total Cycles:\s+(\d+)", report)
+        cycles = int(total.group(1)) / 100 if total else None
+        text = header
+        text += (f"The probe `{p['probe']}` from {listing['compiler'] or 'a listing'} "
+                 f"({len(block['instructions'])} instructions), as llvm-mca is given it: first "
+                 f"the argument registers it reads and then overwrites, each given a fresh value "
+                 f"(`{'`, `'.join(resets)}`), then the probe without its `ret`:\n\n")
+        text += "```x86asm\n" + "\n".join(lines) + "\n```\n\n"
+        text += f"`{mca.command(example_cpu, '-iterations=100')} block.s` ({mca.own_version}), its summary:\n\n"
+        text += "```text\n" + summary + "\n```\n\n"
+        if pressure:
+            text += "and where the micro-operations go, per iteration:\n\n```text\n" + pressure + "\n```\n\n"
+        text += (f"Total Cycles ÷ Iterations is the figure the tables give: "
+                 f"{cycles_text(cycles) if cycles else '-'} cycles per call here, "
+                 f"{cycles_text(p['cycles_per_call'])} in `model.json`. The reset instructions are "
+                 "scheduled with the rest and left in the cycles; the instruction and micro-operation "
+                 "counts of `model.json` leave them out.\n")
+        if cycles is not None and abs(cycles - p["cycles_per_call"]) > 0.011:
+            print(f"generate: llvm-mca now gives {cycles} cycles for {p['probe']}, model.json "
+                  f"{p['cycles_per_call']}", file=sys.stderr)
+    else:
+        text = header + ("No listing of the modelled probes was found (neither the files "
+                         "`model.json` names nor those generate.sh made hold the same code), so "
+                         "no block is shown.\n")
+    files["block"] = text
+
+    # -- gather: how a gather is handed to llvm-mca
+    gather = None
+    for p in preds:
+        if modelled(p) and p["cpu"] in wide:
+            found = find_probe(listings, p)
+            if found and found[0]["gathers"]:
+                gather = (p, found[0]["gathers"][0])
+                break
+    if gather:
+        p, line = gather
+        text = header + (f"In `{p['probe']}` the listing prints\n\n```x86asm\n{line}\n```\n\n"
+                         f"and llvm-mca is given\n\n```x86asm\n{assemblable(line)}\n```\n")
+    else:
+        text = header + "No modelled probe has a gather or a scatter.\n"
+    files["gather"] = text
+
+    # -- predicted against measured, and the checks of every row that differs
+    if not comparison:
+        none = header + ("This model has no measurements beside it: its folder has no "
+                         "`results.json` whose CPU llvm-mca knows.\n")
+        for name in ("summary", "measured", "loop", "call", "pdep", "fewer", "width", "open"):
+            files[name] = none
+        return files
+
+    threshold = comparison["differs_above"]
+    cpu = comparison["cpu"]
+    width = widths.get(cpu)
+    rows = comparison["rows"]
+    results = []
+    for row in rows:
+        p = by_key.get((row["routine"], row["backend"], cpu), {})
+        found = find_probe(listings, p) if p else None
+        facts = found[0] if found else None
+        checks, settled = ({}, False)
+        if row.get("differs"):
+            checks, settled = classify(row, p, width, threshold, facts, cpu)
+        results.append({"row": row, "p": p, "facts": facts, "listing": found[1] if found else None,
+                        "checks": checks, "settled": settled})
+
+    def ipc(r):
+        m, c = r["row"].get("benchmark_instructions"), r["row"].get("measured_cycles")
+        return m / c if m and c else None
+
+    def check_words(r):
+        if not r["row"].get("differs"):
+            return ""
+        words = [k if v else f"{k} (partly)" for k, v in r["checks"].items()]
+        return ", ".join(words) if r["settled"] else "**open**" + (f": {', '.join(words)}" if words else "")
+
+    counted = any(r["row"].get("benchmark_instructions") is not None for r in results)
+    text = header + "| benchmark | backend | measured cycles | predicted | predicted ÷ measured |"
+    text += " instructions: model / callgrind | IPC |" if counted else ""
+    text += " checks |\n| --- | --- | ---: | ---: | ---: |" + (" ---: | ---: |" if counted else "") + " --- |\n"
+    for r in results:
+        row = r["row"]
+        ratio = row.get("predicted_over_measured")
+        ratio_text = f"{ratio:.2f}×" if ratio is not None else "-"
+        name = row["routine"]
+        if row.get("differs"):
+            ratio_text, name = f"**{ratio_text}**", f"**{name}**"
+        cells = [name, row["backend"],
+                 cycles_text(row["measured_cycles"]) if row.get("measured_cycles") else "-",
+                 cycles_text(row["predicted_cycles"]) + caveat_marks(r["p"]), ratio_text]
+        if counted:
+            m = row.get("benchmark_instructions")
+            cells.append(f"{row['probe_instructions']} / {cycles_text(m) if m is not None else '-'}")
+            cells.append(format_ipc(ipc(r)) if ipc(r) else "-")
+        cells.append(check_words(r))
+        text += "| " + " | ".join(cells) + " |\n"
+    text += (f"\nMeasured cycles per call on {comparison['machine']} beside `{cpu}`'s prediction. "
+             f"Rows more than {threshold}× apart, either way, in bold, with the checks that hold "
+             "for them (the sections below); **open**: none settles it. ↺ and → as in the "
+             "prediction tables.")
+    if counted:
+        text += (" Instructions: those llvm-mca schedules per call (the probe) and those callgrind "
+                 "counts per call of the benchmark, its loop included; IPC: callgrind's count over "
+                 "the measured cycles.")
+    text += "\n"
+    # Measured rows without a prediction ("piece-at scalar-v3: not modelled"), by backend and why.
+    unmodelled = {}
+    for u in comparison.get("unmodelled", []):
+        what, _, why = u.partition(": ")
+        _, _, backend = what.rpartition(" ")
+        unmodelled.setdefault((backend, why), []).append(what.rpartition(" ")[0])
+    for (backend, why), benches in unmodelled.items():
+        text += (f"\nNot compared, {backend} ({why}): " +
+                 (f"all {len(benches)} of its benchmarks" if len(benches) > 3 else ", ".join(benches))
+                 + ".\n")
+    files["measured"] = text
+
+    differ = [r for r in results if r["row"].get("differs")]
+    settled = [r for r in differ if r["settled"]]
+    open_rows = [r for r in differ if not r["settled"]]
+    clean = sorted(r["row"]["predicted_over_measured"] for r in results
+                   if r["row"].get("predicted_over_measured") is not None and not caveat(r["p"]))
+    if not any(r["row"].get("predicted_over_measured") is not None for r in results):
+        files["summary"] = header + (
+            "The timings have no cycles (their `results.json` has no clock and `qbb model` was "
+            "given none), so no prediction is compared with them.\n")
+        for name in ("loop", "call", "pdep", "fewer", "width", "open"):
+            files[name] = files["summary"]
+        return files
+    text = header + (f"{len(differ)} of the {len(results)} rows of `{cpu}` against the timings "
+                     f"differ by more than {threshold}×. ")
+    if differ:
+        parts = []
+        for k in CHECKS:
+            n = sum(1 for r in differ if r["checks"].get(k))
+            if n:
+                parts.append(f"{k}: {n}")
+        text += (f"A check settles {len(settled)} of them ({'; '.join(parts) or 'none'}; a row can "
+                 f"pass more than one check) and {len(open_rows)} are open. ")
+    if clean:
+        median = clean[len(clean) // 2] if len(clean) % 2 else (clean[len(clean) // 2 - 1] + clean[len(clean) // 2]) / 2
+        above = sum(1 for x in clean if x > 1)
+        text += (f"Over the {len(clean)} rows whose probe has no loop and no call, predicted ÷ "
+                 f"measured has a median of {median:.2f} and is above 1 in {above}.")
+    files["summary"] = text + "\n"
+
+    def row_name(r):
+        return f"{r['row']['routine']} | {r['row']['backend']} | {r['row']['predicted_over_measured']:.2f}×"
+
+    def listing_note(rs):
+        used = sorted({(r["listing"]["file"], r["listing"]["compiler"] or "an unnamed compiler")
+                       for r in rs if r["listing"]})
+        if not used:
+            return ""
+        return ("\nThe listings read: " + "; ".join(f"`{Path(f).name}` ({c})" for f, c in used)
+                + ", each probe the copy with as many instructions as llvm-mca modelled.\n")
+
+    def table(name, head, fill):
+        rs = [r for r in differ if name in r["checks"] and (r["checks"][name] or name == "width")]
+        if not rs:
+            return header + "No row that differs passes this check.\n"
+        text = header + "| benchmark | backend | predicted ÷ measured | " + " | ".join(head) + " |\n"
+        text += "| --- | --- | ---: |" + " --- |" * len(head) + "\n"
+        for r in rs:
+            text += f"| {row_name(r)} | " + " | ".join(fill(r)) + " |\n"
+        return text
+
+    def count(r):
+        m = r["row"].get("benchmark_instructions")
+        return cycles_text(m) if m is not None else "-"
+
+    def backward(r):
+        if r["facts"] is None:
+            return "(no listing of this probe)"
+        return ", ".join(f"`{j}`" for j in dict.fromkeys(r["facts"]["backward"])) or "-"
+
+    text = table("loop", ["backward jump in the listing", "instructions: one pass (model)",
+                          "per call (callgrind)", "callgrind ÷ one pass"],
+                 lambda r: [backward(r), str(r["row"]["probe_instructions"]), count(r),
+                            (f"{r['row']['benchmark_instructions'] / r['row']['probe_instructions']:.0f}×"
+                             if r["row"].get("benchmark_instructions") else "-")])
+    files["loop"] = text + listing_note([r for r in differ if r["checks"].get("loop")])
+
+    def callees(r):
+        notes = [n for n in r["row"].get("notes", []) if n.startswith((NOTE_CALLS, NOTE_INDIRECT))]
+        return "; ".join(n.replace("|", "\\|") for n in notes)
+
+    files["call"] = table("call", ["what llvm-mca does not follow (`model.json`)",
+                                   "instructions: model", "per call (callgrind)"],
+                          lambda r: [callees(r), str(r["row"]["probe_instructions"]), count(r)])
+
+    def bits(r):
+        mnemonics = [b.split()[0] for b in r["facts"]["bits"]]
+        return ", ".join(f"{mnemonics.count(k)} `{k}`" for k in sorted(set(mnemonics)))
+
+    text = table("pdep", ["in the probe", "measured cycles", "predicted"],
+                 lambda r: [bits(r), cycles_text(r["row"]["measured_cycles"]),
+                            cycles_text(r["row"]["predicted_cycles"])])
+    text += listing_note([r for r in differ if r["checks"].get("pdep")])
+    # What LLVM's model of each CPU says of pdep and pext: a check run here, on one instruction each.
+    snippet = "pdep rax, rbx, rcx\npext rax, rbx, rcx\n"
+    text += (f"\nWhat `{Path(mca.path).name}` ({mca.own_version}) says of the two instructions "
+             f"on each CPU of the model, from `printf '{snippet.replace(chr(10), chr(92) + 'n')}' | "
+             f"{mca.command('CPU', '-iterations=100')} -` (the Instruction Info and Resource "
+             "pressure views):\n\n")
+    text += "| `-mcpu` | instruction | uops | latency | reciprocal throughput | execution units |\n"
+    text += "| --- | --- | ---: | ---: | ---: | --- |\n"
+    raw, units = None, []
+    for c in cpu_names:
+        report = mca.run(c, snippet, "-iterations=100")
+        for mnemonic in ("pdep", "pext"):
+            info = instruction_info(report, mnemonic)
+            used, head, line = pressure_units(report, mnemonic)
+            if info:
+                text += (f"| `{c}` | `{mnemonic}` | {info[0]} | {info[1]} | {info[2]} | "
+                         f"{', '.join(used) if used else 'none'} |\n")
+            if c == cpu and mnemonic == "pdep" and info:
+                raw = (info[3], head, line)
+                units.append((c, used))
+    if raw:
+        text += (f"\nThe lines of `{cpu}`'s report for `pdep`, Instruction Info "
+                 "(uops, latency, reciprocal throughput) and Resource pressure by instruction "
+                 "(one column per execution unit, `-` for none):\n\n```text\n"
+                 + "\n".join(raw) + "\n```\n")
+    if raw:
+        uops, latency, rthroughput = raw[0].split()[:3]
+        text += (f"\nSo {mca.own_version.replace('LLVM version', 'LLVM')}'s `{cpu}` model gives `pdep` {uops} uop"
+                 f"{'s' if uops != '1' else ''}, a latency of {latency} cycles and a reciprocal "
+                 f"throughput of {rthroughput}, on "
+                 + (", ".join(next((u for c, u in units if c == cpu), [])) or "no execution unit")
+                 + ".")
+    if cpu in MICROCODED_PDEP:
+        text += (f" `{cpu}` is {MICROCODED_PDEP[cpu]}, on which `pdep` and `pext` are microcoded "
+                 "(Agner Fog's instruction tables; uops.info).")
+    text += "\n"
+    files["pdep"] = text
+
+    def branches(r):
+        if r["facts"] is None:
+            return "(no listing of this probe)"
+        parts = []
+        if r["facts"]["branches"]:
+            parts.append(f"{r['facts']['branches']} forward conditional")
+        if r["facts"]["backward"]:
+            parts.append("a loop")
+        return ", ".join(parts) or "none"
+
+    text = table("fewer", ["instructions: model", "per call (callgrind)", "model ÷ callgrind",
+                           "branches in the probe"],
+                 lambda r: [str(r["row"]["probe_instructions"]), count(r),
+                            f"{r['row']['probe_instructions'] / r['row']['benchmark_instructions']:.2f}×",
+                            branches(r)])
+    files["fewer"] = text + listing_note([r for r in differ if r["checks"].get("fewer")])
+
+    def floor(r):
+        return r["p"]["uops_per_call"] / width
+
+    text = table("width", ["uops per call (model)", "dispatch width", "floor: uops ÷ width",
+                           "measured cycles", "floor ÷ measured"],
+                 lambda r: [cycles_text(r["p"]["uops_per_call"]), str(width),
+                            cycles_text(floor(r)), cycles_text(r["row"]["measured_cycles"]),
+                            f"{floor(r) / r['row']['measured_cycles']:.2f}×"
+                            + ("" if r["checks"]["width"] else " (partly)")])
+    files["width"] = text
+
+    def busiest(r):
+        b = r["p"].get("busiest_resource")
+        if not b:
+            return "-"
+        return f"{b['name']}: {cycles_text(b['cycles_per_call'])} of {cycles_text(r['p']['cycles_per_call'])}"
+
+    def on_busiest(r):
+        """The probe's instructions llvm-mca puts on its busiest unit, by mnemonic (a run of
+        llvm-mca on the block, as in the example above)."""
+        b = r["p"].get("busiest_resource")
+        if not b or r["facts"] is None:
+            return "-"
+        resets = next((n for n in r["p"].get("notes", []) if n.startswith(NOTE_RESET)), "")
+        resets = resets[len(NOTE_RESET):].split("; ") if resets else []
+        block = "\n".join(resets + [assemblable(i) for i in r["facts"]["instructions"]]) + "\n"
+        report = mca.run(cpu, block, "-iterations=100", "-instruction-info=false")
+        lines = report.splitlines()
+        index = next((re.match(r"(\[[\d.]+\])", l).group(1) for l in lines
+                      if re.match(r"\[[\d.]+\]\s+-\s+" + re.escape(b["name"]) + "$", l)), None)
+        at = next(i for i, l in enumerate(lines) if l.startswith("Resource pressure by instruction"))
+        header_cells = lines[at + 1].split()
+        if index not in header_cells:
+            return "-"
+        column = header_cells.index(index)
+        found = []
+        for line in lines[at + 2 + len(resets):]:  # the resets are not the probe's
+            cells = line.split()
+            if len(cells) <= len(header_cells) - 1:
+                break
+            if cells[column] != "-":
+                found.append(cells[len(header_cells) - 1])
+        return ", ".join(f"{found.count(m)} `{m}`" for m in dict.fromkeys(found)) or "-"
+
+    if open_rows:
+        text = header + ("| benchmark | backend | predicted ÷ measured | instructions: model / "
+                         "callgrind | IPC | resource bound (model) | model's busiest unit: its "
+                         "cycles | the probe's instructions on it | partly |\n"
+                         "| --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- |\n")
+        for r in open_rows:
+            partly = [k for k, v in r["checks"].items() if not v]
+            text += (f"| {row_name(r)} | {r['row']['probe_instructions']} / {count(r)} | "
+                     f"{format_ipc(ipc(r)) if ipc(r) else '-'} | "
+                     f"{cycles_text(r['p']['block_rthroughput'])} | {busiest(r)} | {on_busiest(r)} | "
+                     f"{', '.join(partly) or '-'} |\n")
+        text += (f"\nOn `{cpu}`: the resource bound is llvm-mca's Block RThroughput, the cycles per "
+                 "call the block's micro-operations need to be dispatched and executed, dependencies "
+                 "aside; the busiest unit is the one its Resource pressure view charges with the "
+                 "most cycles per call (`model.json`'s `busiest_resource`), beside the prediction; "
+                 "the instructions on it, by mnemonic, are those the same view charges to it when "
+                 "the block is run again here. *partly*: a check that holds but does not reach "
+                 "the threshold by itself.\n")
+    else:
+        text = header + "Every row that differs is settled by a check.\n"
+    files["open"] = text
+    return files
+
+
+def model_page(report_dir, listing_paths):
+    """book/src/generated/model/: llvm-mca's predictions of the report's model.json, predicted
+    against measured for its machine, and the checks of every row that differs."""
+    out = OUT / "model"
+    chosen = model_report(report_dir)
+    if chosen is None:
+        text = HEADER.format(source="reports/") + (
+            "No report in `reports/` has a `model.json` yet: `qbb model` writes it "
+            "(reports/README.md says how).\n")
+        for name in MODEL_FILES:
+            write(out / f"{name}.md", text)
+        return
+    model = json.loads((chosen / "model.json").read_text())
+    # The listings the model read, when this checkout still has them, before those generate.sh
+    # made (which may come from another compiler); a probe is taken from the first listing whose
+    # copy has as many instructions as llvm-mca modelled.
+    paths = [REPO / l["file"] for l in model["listings"]] + [Path(p) for p in listing_paths]
+    listings = [read_listing(p) for p in dict.fromkeys(paths) if p.exists()]
+    for name, text in model_section(model, chosen, listings).items():
+        write(out / f"{name}.md", text)
+
 
 def main(argv):
     if len(argv) < 2:
@@ -1396,6 +2180,8 @@ def main(argv):
         print(default_machine(args[0]))
     elif command == "mca":
         mca(args)
+    elif command == "model":
+        model_page(args[0], args[1:])
     else:
         raise SystemExit(f"generate: unknown command {command}\n{__doc__}")
 
