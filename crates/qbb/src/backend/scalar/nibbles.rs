@@ -64,7 +64,11 @@ mod tests {
     fn nibble_arithmetic_is_lane_wise_mod_16() {
         let a = to_nibble_board(&Quad::start_position());
         let twice = nibble_add(&a, &a);
-        assert_eq!(twice.get(Square::E1), (12 + 12) % 16, "the white king's code, doubled");
+        assert_eq!(
+            twice.get(Square::E1),
+            (12 + 12) % 16,
+            "the white king's code, doubled"
+        );
         assert_eq!(nibble_sub(&twice, &a), a);
         assert_eq!(nibble_avg(&a, &a), a);
         let b = nibble_add(&a, &NibbleBoard([0x11; 32]));
