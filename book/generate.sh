@@ -8,7 +8,8 @@
 #   asm/       each backend x routine in machine code, with counts     (cargo asm, asm-probes)
 #   mca/       the latency benchmarks' routines scheduled by llvm-mca  (llvm-mca, Zen 3 model)
 #   results/   the measured tables of this machine, per chapter       (reports/<machine>/: times,
-#              cycles and instruction counts), and every machine that has a report, side by side
+#              cycles and instruction counts), the figures each chapter's prose discusses, as
+#              sentences (results/verdicts/), and every machine that has a report, side by side
 #              (reports/*/results.json)
 #   charts/    the measured charts, copied from reports/<machine>/
 #   model/     llvm-mca's predictions of every routine on every CPU of the report's model.json,
@@ -116,6 +117,12 @@ for report in reports/*/results.json; do
     machines+=("$(dirname "$report")")
 done
 python3 book/tools/generate.py machines "${machines[@]}"
+# The dispatch chapter's fix, measured on one machine: its report before the fix, as git keeps it,
+# against the same machine's report since.
+fix_before=87e0950:reports/amd-epyc-f25m1/results.json
+git show "$fix_before" >"$tmp/before-fix.json"
+python3 book/tools/generate.py inlining-fix "$tmp/before-fix.json" \
+    reports/amd-epyc-f25m1/results.json "git show $fix_before"
 
 # ---- model: llvm-mca's predictions beside the measurements, and the check of each disagreement --
 # From reports/$machine/model.json (or, when it has none, the most recent report that has one); the

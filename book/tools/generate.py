@@ -8,6 +8,9 @@ Called by book/generate.sh, which runs the commands whose output this reads:
   results  <reports dir>                      the measured tables of one machine, per chapter,
                                               the times beside the instruction counts
   machines <reports dir>...                   the machines that have a report, side by side
+  inlining-fix <before.json> <after.json> <shown as>
+                                              one machine's ratios before and after the fix of the
+                                              dispatch chapter (the first from git, named as shown)
   default-machine <reports>                   prints the machine the book shows by default
   mca      <listing.s>...                     llvm-mca timelines of the latency benchmarks' routines
   model    <reports dir> [<listing.s>...]     llvm-mca's predictions (model.json) on every CPU,
@@ -1217,6 +1220,197 @@ def perft_attacks_table(p, path, machine_id):
     return text
 
 
+# ---- verdicts: the measured figures the chapters' prose discusses, as generated sentences -------
+#
+# A chapter's "What the numbers say" explains the table above it; the figures it explains come from
+# here, one short paragraph per benchmark (results/verdicts/<benchmark>.md), so that no measured
+# number is typed in a chapter. A report with baselines states each ratio over the benchmark's
+# baseline and names it; an older one has only the naive ratio, over the scalar reference.
+
+
+def inherited_from(row):
+    """The backend whose code an inherited row ran, or None."""
+    m = re.fullmatch(r"inherited: from (\w+) \((.*)\)", row["support"])
+    return m.group(1) if m else None
+
+
+def time_text(row):
+    """A row's time per call: cycles and nanoseconds where the run timed the clock."""
+    if row.get("cycles_per_op"):
+        return f"{format_ns(row['cycles_per_op'])} cycles ({format_ns(row['ns_per_op'])} ns)"
+    return f"{format_ns(row['ns_per_op'])} ns"
+
+
+def benchmark_verdict(bench, rows, report, counts):
+    """One benchmark in a few sentences: the fastest implementation, its time per call and its
+    ratio over the reference (or the baseline); the others in order, those level with the reference
+    and those slower than it; and, where callgrind counted them, the instructions per call."""
+    fair = is_fair(report)
+    noise = (report.get("noise") or 0.0) if fair else 0.0
+    rows = timed(rows)
+    if not rows:
+        return f"`{bench}` has no timed row in this report.\n"
+    by_backend = {r["backend"]: r for r in rows}
+    key = "speedup_vs_baseline" if fair else "speedup_vs_scalar"
+    if fair:
+        reference = next(r["baseline"] for r in rows if r.get("baseline"))
+        named = f"the baseline, `{reference}`"
+        short = "the baseline"
+    else:
+        reference = "scalar"
+        named, short = "the scalar reference", "the reference"
+    ref = by_backend.get(reference)
+
+    def item(r):
+        source = inherited_from(r)
+        whose = f", {source}'s code" if source else ""
+        if r["backend"] == reference:
+            return f"`{r['backend']}` ({short})"
+        return f"`{r['backend']}` ({format_fraction(r[key])}×{whose})"
+
+    fastest = sorted(rows, key=lambda r: r["ns_per_op"])
+    best = fastest[0]
+    ties = [r for r in tied_fastest(rows, noise) if r is not best]
+    ties.sort(key=lambda r: r["ns_per_op"])
+    if best["backend"] == reference:
+        named = f"{named}," if fair else named
+        text = f"In `{bench}`, {named} is the fastest, at {time_text(best)} per call."
+    else:
+        whose = f" (running {inherited_from(best)}'s code)" if inherited_from(best) else ""
+        text = f"In `{bench}`, `{best['backend']}`{whose} is the fastest, at {time_text(best)} "
+        text += f"per call, {format_ratio(best[key])}× over {named}"
+        text += f", which takes {time_text(ref)}." if ref else "."
+    if ties:
+        tie = "ties" if len(ties) == 1 else "tie"
+        text += (f" {and_list(item(r) for r in ties)} {tie} with it, within the run's noise floor "
+                 f"of {format_noise(noise)}.")
+    rest = [r for r in fastest[1:] if r not in ties and r["backend"] != reference]
+    faster = [r for r in rest if r[key] > 1 + noise]
+    level = [r for r in rest if r not in faster and r[key] * (1 + noise) >= 1]
+    slower = [r for r in rest if r not in faster and r not in level]
+    if faster:
+        text += f" Then {and_list(item(r) for r in faster)}."
+    if level:
+        within = f" within the noise floor" if noise else ""
+        text += f" Level with {short}{within}: {and_list(item(r) for r in level)}."
+    if slower:
+        than = "it" if best["backend"] == reference else short
+        text += f" Slower than {than}: {and_list(item(r) for r in slower)}."
+
+    counted = [(r, instructions_of(r, counts.get(r["backend"]))) for r in rows]
+    counted = sorted(((r, n) for r, n in counted if n is not None), key=lambda rn: rn[1])
+    if counted:
+        parts = [f"{format_ns(n)} for `{r['backend']}`" for r, n in counted]
+        parts[0] = parts[0].replace(" for ", " instructions for ", 1)
+        text += f" Callgrind counts, per call, {and_list(parts)}."
+    return text + "\n"
+
+
+def benchmark_verdicts(report, counts_by_bench, sources):
+    """benchmark -> its generated paragraph, for results/verdicts/<benchmark>.md."""
+    return {
+        bench: HEADER.format(source=sources)
+        + benchmark_verdict(bench, rows, report, counts_by_bench.get(bench, {}))
+        for bench, rows in by_benchmark(report["results"]).items()
+    }
+
+
+def dispatch_cost(d, path):
+    """The engine under run-time dispatch against the native build, in two sentences: the widest
+    backend the machine ran (where dispatch-once must cost nothing), then the others."""
+    rows = d["rows"]
+    cells = {(r["position"], r["depth"], r["backend"], r["build"]): r for r in rows}
+    positions = list(dict.fromkeys((r["position"], r["depth"]) for r in rows))
+    backends = [b for b in BACKENDS if any(r["backend"] == b for r in rows)]
+    widest = backends[-1]
+
+    def pair(position, backend):
+        a = cells[(*position, backend, "run-time dispatch")]
+        b = cells[(*position, backend, "target-cpu=native")]
+        return a, b
+
+    ratios = [a["median_mnps"] / b["median_mnps"] for a, b in (pair(p, widest) for p in positions)]
+    overlap = lambda a, b: min(a["mnps"]) <= max(b["mnps"]) and min(b["mnps"]) <= max(a["mnps"])
+    apart = [p for p in positions if not overlap(*pair(p, widest))]
+    name = lambda p: p[0] if p[0] == "Kiwipete" else f"the {p[0]}"
+    every = "both positions" if len(positions) == 2 else f"all {len(positions)} positions"
+    text = HEADER.format(source=f"`reports/{d['machine']}/{path.name}`")
+    text += (f"On the {widest} backend the shipped binary runs at {ratio_range(ratios)} of the "
+             f"native build's speed")
+    if not apart:
+        text += (f", and the two builds are within each other's run-to-run spread on {every}: "
+                 "dispatching once at the top of perft costs nothing measurable.")
+    else:
+        where = ("either position" if len(positions) == 2 else "any position") \
+            if len(apart) == len(positions) else and_list(map(name, apart))
+        text += (f"; the runs of the two builds do not overlap on {where}: there dispatching once "
+                 "costs something measurable.")
+    others = [b for b in backends if b != widest]
+    if others:
+        rest = [a["median_mnps"] / b["median_mnps"]
+                for a, b in (pair(p, o) for p in positions for o in others)]
+        text += (f" The {and_list(others)} backends run at {ratio_range(rest)} of the native "
+                 "build's speed.")
+    return text + "\n"
+
+
+def wall_cost(d, path):
+    """What the wall costs, in one sentence: across against inside, and against scalar inlined."""
+    by = {(r["routine"], r["variant"]): r for r in d["wall"]["results"]}
+    routines = list(dict.fromkeys(r["routine"] for r in d["wall"]["results"]))
+    ratio = lambda routine: (by[(routine, "avx2-across")]["ns_per_call"]
+                             / by[(routine, "avx2-inside")]["ns_per_call"])
+    parts = [f"`{routines[0]}` takes {format_ratio(ratio(routines[0]))} times as long as inside "
+             "the region"]
+    parts += [f"`{r}` {format_ratio(ratio(r))} times" for r in routines[1:]]
+    slower = [r for r in routines
+              if by[(r, "avx2-across")]["ns_per_call"] > by[(r, "scalar")]["ns_per_call"]]
+    text = HEADER.format(source=f"`reports/{d['machine']}/{path.name}`")
+    text += f"Across the wall, {and_list(parts)}"
+    if len(slower) == len(routines):
+        both = "both are" if len(routines) == 2 else "all are"
+        text += f"; {both} then slower than the scalar reference inlined into its loop."
+    elif slower:
+        text += (f"; {and_list(f'`{r}`' for r in slower)} then "
+                 f"{'is' if len(slower) == 1 else 'are'} slower than the scalar reference "
+                 "inlined into its loop.")
+    else:
+        text += "; neither is slower than the scalar reference inlined into its loop."
+    return text + "\n"
+
+
+# The benchmarks whose portable job the compiler left outside the AVX2 region until the fix that
+# the dispatch chapter tells (found in the benchmark library's machine code, not measured).
+INLINING_FIX = ["piece-at", "slider-attacks", "nibble-avg", "hash-manino"]
+
+
+def inlining_fix(before_path, after_path, shown_as):
+    """The portable backend's ratio over scalar before and after the fix, the AVX2 backend's beside
+    it: two runs of one machine, each ratio taken within its own run."""
+    before, after = (json.loads(Path(p).read_text()) for p in (before_path, after_path))
+    if before["machine"]["id"] != after["machine"]["id"]:
+        raise SystemExit("generate: inlining-fix wants two reports of the same machine")
+    ratio = lambda report, bench, backend: next(
+        r["speedup_vs_scalar"] for r in report["results"]
+        if r["benchmark"] == bench and r["backend"] == backend)
+    machine = after["machine"]["id"]
+    text = HEADER.format(source=f"`{shown_as}` and `reports/{machine}/results.json`")
+    text += "| benchmark | portable before | avx2 before | portable after | avx2 after |\n"
+    text += "| --- | ---: | ---: | ---: | ---: |\n"
+    for bench in INLINING_FIX:
+        cells = [f"{format_ratio(ratio(report, bench, backend))}×"
+                 for report in (before, after) for backend in ("portable", "avx2")]
+        text += f"| `{bench}` | " + " | ".join(cells) + " |\n"
+    text += (
+        f"\nNaive ratios over the scalar reference, each within its own run of "
+        f"`reports/{machine}`. "
+        f"Before: {before['machine']['date']}, load average {before['machine']['load']} at the "
+        f"start (`{shown_as}`). After: {after['machine']['date']}, load average "
+        f"{after['machine']['load']}.\n"
+    )
+    return text
+
+
 def required_json(path, made_by):
     """A measurement file of the report, or a stop that says which command writes it."""
     if not path.exists():
@@ -1291,6 +1485,8 @@ def results(report_dir):
     write(out / "verdict.md", verdict(report, source))
     write(out / "counts_and_time.md", counts_and_time(report, counts, sources))
     write(out / "machine.md", machine_table(report, source))
+    for bench, text in benchmark_verdicts(report, counts_by_bench, sources).items():
+        write(out / "verdicts" / f"{bench}.md", text)
     if counts is not None:
         write(out / "instructions.md", instructions_overview(counts, counts_source))
     else:
@@ -1305,6 +1501,8 @@ def results(report_dir):
     dispatch = required_json(dispatch_file, measure)
     write(out / "dispatch.md", dispatch_table(dispatch, dispatch_file))
     write(out / "wall.md", wall_table(dispatch, dispatch_file))
+    write(out / "dispatch-cost.md", dispatch_cost(dispatch, dispatch_file))
+    write(out / "wall-cost.md", wall_cost(dispatch, dispatch_file))
     perft_file = report_dir / "perft.json"
     perft = required_json(perft_file, measure)
     write(out / "perft.md", perft_table(perft, perft_file, machine_id))
@@ -2176,6 +2374,8 @@ def main(argv):
         results(args[0])
     elif command == "machines":
         write(OUT / "results" / "machines.md", machines(args))
+    elif command == "inlining-fix":
+        write(OUT / "results" / "inlining-fix.md", inlining_fix(args[0], args[1], args[2]))
     elif command == "default-machine":
         print(default_machine(args[0]))
     elif command == "mca":
