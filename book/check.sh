@@ -3,6 +3,8 @@
 #   - every {{#include}} names a file that exists, and every anchor it names is in that file;
 #   - every image a page shows exists;
 #   - no page carries an unfinished-work marker;
+#   - the technique chapters, dispatch, representations and results pages type no measured figure
+#     (a ratio, a time per call, a rate) in their own text: every one comes from an include;
 #   - `mdbook build` reports no warning and no error (mdbook itself exits 0 on a missing include
 #     file and says nothing at all about a missing anchor or image, hence the checks above).
 #
@@ -69,6 +71,25 @@ for page in "${pages[@]}"; do
             problem "$rel:$line"
         done < <(grep -nEi '\b(TODO|FIXME|XXX|TBD)\b|placeholder|lorem ipsum' "$page")
     fi
+done
+
+# A measured figure is generated, never typed by hand: the pages that discuss measurements take
+# their figures from generated/results/ (the tables, and verdicts/<benchmark>.md, the figures each
+# chapter's prose discusses). Their own text — outside code blocks, include lines and inline code —
+# holds no ratio such as `1.6×`, no time such as `12.3 ns`, no rate in Mnps, no "2.2 times as
+# long" and no callgrind count such as "34.2 instructions per call". (A bare `1×` is a scale, not a
+# measurement; a listing's whole-number instruction count is the listing's, shown beside it.)
+export FIGURE='(?<![\d.])(?!1×)\d+(?:\.\d+)?×(?!\d)|\b\d+(?:\.\d+)? ?ns\b|\b\d+(?:\.\d+)? ?Mnps\b|\b\d+(?:\.\d+)? times (?:as|faster|slower|the)\b|\b\d+\.\d+ (?:instructions )?per call\b'
+for page in "$src"/techniques/*.md "$src"/dispatch.md "$src"/representations.md "$src"/results.md; do
+    while IFS= read -r hit; do
+        problem "${page#"$book_dir"/}:$hit: a measured figure typed by hand (take it from an include of generated/results/)"
+    done < <(perl -ne '
+        BEGIN { $figure = qr/$ENV{FIGURE}/ }
+        if (/^\s*(```|~~~)/) { $code = !$code; next }
+        next if $code || /\{\{#(rustdoc_)?include /;
+        s/`[^`]*`//g;
+        print "$.: $&\n" while /$figure/g;
+    ' "$page")
 done
 
 # Every chapter of SUMMARY.md exists (mdbook would otherwise stop with a less direct message).
