@@ -22,6 +22,7 @@ use std::fmt;
 use crate::routine::types::*;
 use crate::routine::{Routine, Support};
 
+pub mod cpu_model;
 pub(crate) mod plain;
 pub mod scalar;
 pub mod swar;
@@ -214,10 +215,13 @@ impl BackendKind {
         self.availability().is_ok()
     }
 
-    /// The best backend this CPU runs: avx512 > avx2 > sse2 > swar (portable only when forced).
+    /// The best backend this CPU runs: avx512 > avx2 > sse2 > swar (portable only when forced),
+    /// except that avx2 is passed over where PDEP and PEXT are microcode (AMD Zen 1 and Zen 2,
+    /// see [`cpu_model`]): sse2 is faster there.
     pub fn detect_best() -> BackendKind {
         Self::PREFERENCE
             .into_iter()
+            .filter(|&k| k != BackendKind::Avx2 || !cpu_model::pdep_is_microcoded())
             .find(|k| k.is_available())
             .unwrap_or(BackendKind::Scalar)
     }
