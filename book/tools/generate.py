@@ -1184,6 +1184,28 @@ def perft_margins(p, path, machine_id):
     return text
 
 
+def threads_table(path, measure):
+    """Perft on one thread and on all of a machine's logical CPUs, from its threads.json."""
+    if path is None:
+        return f"*No report has a `threads.json` yet: {measure} writes it.*\n"
+    t = json.loads(path.read_text())
+    machine = path.parent.name
+    text = HEADER.format(source=f"`reports/{machine}/threads.json`")
+    text += "| position | threads | Mnps (median) | over one thread |\n| --- | ---: | ---: | ---: |\n"
+    for r in t["rows"]:
+        text += (
+            f"| {r['position']} d{r['depth']} | {r['threads']} | {r['median_mnps']:.1f} | "
+            f"{format_ratio(r['speedup_vs_one_thread'])}× |\n"
+        )
+    text += (
+        f"\nMeasured on `{machine}` ({t['logical_cpus']} logical CPUs) with the {t['backend']} "
+        f"backend that automatic selection picks there, bulk counting, median of {t['runs']} runs "
+        f"per thread count, alternating; {t['rustc']}, {t['date']}, load average {t['load']} at "
+        f"the end; by `{t['command']}`.\n"
+    )
+    return text
+
+
 def perft_attacks_table(p, path, machine_id):
     """The engine with its own attack tables against the same engine taking every slider attack,
     check and pin from the backend's set-wise routines (`--attacks backend`)."""
@@ -1507,6 +1529,11 @@ def results(report_dir):
     perft = required_json(perft_file, measure)
     write(out / "perft.md", perft_table(perft, perft_file, machine_id))
     write(out / "perft-margins.md", perft_margins(perft, perft_file, machine_id))
+    # Perft on one thread and on every core: this machine's, or the newest report that has it.
+    threads_files = [report_dir / "threads.json"] + sorted(
+        REPO.glob("reports/*/threads.json"), key=lambda f: f.stat().st_mtime, reverse=True)
+    threads_file = next((f for f in threads_files if f.is_file()), None)
+    write(out / "threads.md", threads_table(threads_file, measure))
     # The same race with every crate built for this CPU, where the machine's report has it.
     native_file = report_dir / "perft-native.json"
     if native_file.is_file():

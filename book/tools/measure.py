@@ -2,6 +2,7 @@
 """The measurements the book needs beyond `qbb compare`, for one machine:
 
     python3 book/tools/measure.py MACHINE [RUNS]
+    python3 book/tools/measure.py MACHINE threads [RUNS]     # step 4 alone
 
 1. Run-time dispatch against a native build: builds the lab twice — as shipped (x86-64 baseline,
    each backend entered through its feature region) and with RUSTFLAGS="-C target-cpu=native" (no
@@ -16,8 +17,11 @@
    RUSTFLAGS="-C target-cpu=native" (the peers built for this CPU as well), so that the margin
    over the peers is reported both ways.
 
+4. Threads: `qbb perft --threads N` on the same two positions with the backend automatic
+   selection picks, for 1 thread and for every logical CPU, RUNS runs each (default 5).
+
 Writes reports/MACHINE/dispatch.json (1 and 2), reports/MACHINE/perft.json and
-perft-native.json (3), which
+perft-native.json (3) and threads.json (4), which
 book/generate.sh turns into the tables of the dispatch and engine chapters. MACHINE is the folder
 that `qbb compare` writes for this machine (it prints it), so that all files of a machine sit
 together.
@@ -51,14 +55,49 @@ def build(target_dir, rustflags):
     return REPO / target_dir / "release" / "qbb"
 
 
-def perft(qbb, backend, fen, depth):
+def perft(qbb, backend, fen, depth, threads=1):
     """One `qbb perft --json`; returns (nodes, Mnps)."""
     out = subprocess.run(
-        [str(qbb), "perft", str(depth), "--fen", fen, "--backend", backend, "--json"],
+        [str(qbb), "perft", str(depth), "--fen", fen, "--backend", backend, "--threads",
+         str(threads), "--json"],
         cwd=REPO, check=True, capture_output=True, text=True,
     ).stdout
     result = json.loads(out)
     return result["nodes"], result["mnps"]
+
+
+def thread_scaling(report, qbb, runs):
+    """Perft on one thread and on every logical CPU, alternating, with the automatic backend."""
+    cpus = os.cpu_count() or 1
+    counts = sorted({1, cpus})
+    rows = []
+    for title, position, depth in POSITIONS:
+        samples = {n: [] for n in counts}
+        for _ in range(runs):
+            for n in counts:
+                _nodes, mnps = perft(qbb, "auto", position, depth, n)
+                samples[n].append(mnps)
+        one = statistics.median(samples[1])
+        for n, mnps in samples.items():
+            rows.append({
+                "position": title, "depth": depth, "threads": n, "mnps": sorted(mnps),
+                "median_mnps": statistics.median(mnps),
+                "speedup_vs_one_thread": statistics.median(mnps) / one,
+            })
+        print(f"{title} d{depth}: " + ", ".join(
+            f"{n} threads {statistics.median(v):.1f} Mnps" for n, v in samples.items()
+        ), file=sys.stderr)
+    backend = json.loads(subprocess.run(
+        [str(qbb), "perft", "1", "--json"], cwd=REPO, check=True, capture_output=True, text=True,
+    ).stdout)["backend"]
+    path = report / "threads.json"
+    path.write_text(json.dumps({
+        "command": "qbb perft DEPTH --fen FEN --threads N --json",
+        "backend": backend, "logical_cpus": cpus, "runs": runs, "rustc": rustc_version(),
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "load": " ".join(Path("/proc/loadavg").read_text().split()[:3]), "rows": rows,
+    }, indent=1) + "\n")
+    print(f"measure: wrote {path}", file=sys.stderr)
 
 
 def available_backends(qbb):
@@ -116,9 +155,14 @@ def main(argv):
     if len(argv) < 2:
         raise SystemExit(__doc__)
     machine = argv[1]
-    runs = int(argv[2]) if len(argv) > 2 else 5
+    threads_only = len(argv) > 2 and argv[2] == "threads"
+    rest = argv[3:] if threads_only else argv[2:]
+    runs = int(rest[0]) if rest else 5
     report = REPO / "reports" / machine
     report.mkdir(parents=True, exist_ok=True)
+    if threads_only:
+        thread_scaling(report, build(*BUILDS["run-time dispatch"]), runs)
+        return
     engines = {name: build(*how) for name, how in BUILDS.items()}  # name -> qbb binary
     backends = available_backends(engines["run-time dispatch"])
     rows = []
@@ -162,6 +206,7 @@ def main(argv):
     (report / "dispatch.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"measure: wrote {report / 'dispatch.json'}", file=sys.stderr)
     perft_peers(report)
+    thread_scaling(report, engines["run-time dispatch"], runs)
 
 
 if __name__ == "__main__":
