@@ -11,7 +11,8 @@
 #   model.*         llvm-mca's prediction of every routine on several microarchitectures, and
 #                   predicted against measured for this one
 #   dispatch.json   the engine's perft under run-time dispatch against target-cpu=native, and the
-#   perft.json      inlining wall; perft against cozy-chess and shakmaty (book/tools/measure.py)
+#   perft*.json     inlining wall; perft against cozy-chess and shakmaty, as shipped and built
+#   threads.json    for this CPU; perft on one thread and on all (book/tools/measure.py)
 #
 # Usage: reports/machine-report.sh [--quick]
 #   --quick  short timing plans (a smoke test of the whole chain; not for committing)
