@@ -21,11 +21,20 @@ fn fixture() -> PathBuf {
 const RESULTS: &str = r#"{
   "machine": {"id": "amd-epyc-f25m1", "cpu": "AMD EPYC", "clock_ghz": 2.5,
               "cpu_details": "family 25, model 1, stepping 1, 2 logical CPUs, virtual machine",
-              "rustc": "rustc 1.95.0 (59807616e 2026-04-14)"},
+              "features": [], "missing_features": [],
+              "rustc": "rustc 1.95.0 (59807616e 2026-04-14)", "flags": "profile release",
+              "os": "linux", "load": "0", "date": "2026-11-25"},
+  "source": "qbb compare", "unit": "ns per call", "corpus": "1024 positions",
   "results": [
-    {"routine": "piece-at", "measure": "throughput", "backend": "scalar", "ns_per_op": 2.4},
-    {"routine": "piece-at", "measure": "throughput", "backend": "avx2", "ns_per_op": 40.0},
-    {"routine": "piece-at", "measure": "latency", "backend": "scalar", "ns_per_op": 3.0}
+    {"routine": "piece-at", "measure": "throughput", "benchmark": "piece-at", "catalogue_row": 1,
+     "title": "piece at square", "backend": "scalar", "support": "native", "ns_per_op": 2.4,
+     "ns_min": 2.4, "ns_max": 2.4, "samples": 1, "calls_per_sample": 1024},
+    {"routine": "piece-at", "measure": "throughput", "benchmark": "piece-at", "catalogue_row": 1,
+     "title": "piece at square", "backend": "avx2", "support": "native", "ns_per_op": 40.0,
+     "ns_min": 40.0, "ns_max": 40.0, "samples": 1, "calls_per_sample": 1024},
+    {"routine": "piece-at", "measure": "latency", "benchmark": "piece-at-latency", "catalogue_row": 1,
+     "title": "piece at square", "backend": "scalar", "support": "native", "ns_per_op": 3.0,
+     "ns_min": 3.0, "ns_max": 3.0, "samples": 1, "calls_per_sample": 1024}
   ]
 }"#;
 
@@ -185,7 +194,7 @@ fn bad_input_is_named_without_a_panic() {
     fs::write(out.join("results.json"), "{\"results\": 3").unwrap();
     let run = qbb(&["model", "--asm", arg(&fixture()), "--out", arg(&out)]);
     assert!(
-        stderr(&run).contains("results.json` is not JSON"),
+        stderr(&run).contains("results.json` is not a results.json of `qbb compare`"),
         "{}",
         stderr(&run)
     );

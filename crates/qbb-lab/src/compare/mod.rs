@@ -26,7 +26,7 @@ use crate::report::files::{cargo_command, command_line, create_dir, out_dir, wri
 use crate::report::machine::Machine;
 use crate::report::table::{BASELINE_RATIO, format_ratio, legend, machine_table, three_digits};
 use crate::report::{corpus_description, round4};
-use results::{Results, Row};
+pub use results::{Results, Row};
 
 /// The timings' two commands: measure now, or read back a run of `cargo bench`.
 #[derive(Debug, clap::Subcommand)]
@@ -225,18 +225,7 @@ fn add_counts_beside(results: &mut Results, dir: &Path) -> Result<()> {
         return Ok(());
     }
     let counts = Instructions::read_json(&path, "an instructions.json")?;
-    let per_call: Vec<(String, String, f64)> = counts
-        .results
-        .iter()
-        .map(|c| {
-            (
-                c.subject.benchmark.clone(),
-                c.subject.backend.clone(),
-                c.instructions_per_call,
-            )
-        })
-        .collect();
-    let found = results.add_instruction_counts(&per_call);
+    let found = results.add_instruction_counts(&counts);
     eprintln!(
         "instructions per call and per cycle for {found} of {} rows, from `{}`",
         results.results.len(),

@@ -8,6 +8,7 @@ use qbb::BackendKind;
 use qbb_benches::{Bench, Implementation};
 use serde::{Deserialize, Serialize};
 
+use crate::instructions::counts::Instructions;
 use crate::report::machine::Machine;
 use crate::report::table::three_digits;
 use crate::report::{Against, Figure, Ratio, Report, Subject, round4, subject_and_ratio_fields};
@@ -130,14 +131,14 @@ impl Results {
     /// Fills in each row's instructions per call from the counts of the same benchmark and
     /// implementation, and with the cycles its instructions per cycle; returns how many rows
     /// found their count.
-    pub fn add_instruction_counts(&mut self, counts: &[(String, String, f64)]) -> usize {
+    pub fn add_instruction_counts(&mut self, counts: &Instructions) -> usize {
         let mut found = 0;
         for row in &mut self.results {
             let subject = &row.subject;
-            let count = counts.iter().find(|(bench, backend, _)| {
-                *bench == subject.benchmark && *backend == subject.backend
+            let count = counts.results.iter().find(|c| {
+                c.subject.benchmark == subject.benchmark && c.subject.backend == subject.backend
             });
-            row.instructions_per_op = count.map(|&(_, _, per_call)| per_call);
+            row.instructions_per_op = count.map(|c| c.instructions_per_call);
             row.ipc = row
                 .instructions_per_op
                 .zip(row.cycles_per_op)

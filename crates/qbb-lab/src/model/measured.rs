@@ -1,17 +1,17 @@
 //! The timings of `qbb compare` (`results.json`) beside the model: which CPU they were measured
-//! on, at what clock, and each throughput row in cycles.
-//!
-//! The file is read field by field rather than through `compare`'s types, so that older files
-//! (without a clock) and newer ones (with `clock_ghz` or `cycles_per_op`) are read alike.
+//! on, at what clock, and each throughput row in cycles. Both files are read through the
+//! reports' own types (a report older than the clock reads with `clock_ghz` and `cycles_per_op`
+//! absent).
 
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use serde::Serialize;
-use serde_json::Value;
 
 use super::cpus;
 use super::mca::Summary;
+use crate::compare::Results;
+use crate::instructions::counts::Instructions;
 
 /// Predicted and measured differ when one is more than this many times the other.
 pub const DIFFERS: f64 = 1.5;
@@ -43,55 +43,41 @@ pub struct Timing {
 
 impl Measured {
     pub fn read(path: &Path) -> Result<Measured> {
-        read_json(path, "a results.json of `qbb compare`", Measured::from_json)
+        let report = Results::read_json(path, "a results.json of `qbb compare`")?;
+        Ok(Measured::of(&report))
     }
 
-    fn from_json(json: &Value) -> Result<Measured> {
-        let machine = json.get("machine").context("no `machine`")?;
-        let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
-        let cpu = text(machine, "cpu").context("no `machine.cpu`")?;
-        let details = text(machine, "cpu_details").unwrap_or_default();
-        let llvm_cpu = match cpus::family_and_model(&details) {
-            Some((family, model)) => cpus::for_machine(&cpu, family, model),
+    /// The throughput rows of a timing report (the latency benchmarks chain calls; the model
+    /// repeats independent ones), with its machine's llvm-mca CPU.
+    fn of(report: &Results) -> Measured {
+        let machine = &report.machine;
+        let llvm_cpu = match cpus::family_and_model(&machine.cpu_details) {
+            Some((family, model)) => cpus::for_machine(&machine.cpu, family, model),
             None => "native",
         };
-        let clock_ghz = machine
-            .get("clock_ghz")
-            .or_else(|| json.get("clock_ghz"))
-            .and_then(Value::as_f64)
-            .filter(|ghz| *ghz > 0.0);
-        let Some(rows) = json.get("results").and_then(Value::as_array) else {
-            bail!("no `results` list");
-        };
-        let mut timings = Vec::new();
-        for (i, row) in rows.iter().enumerate() {
-            if text(row, "measure").as_deref() != Some("throughput") {
-                continue; // the latency benchmarks chain calls; the model repeats independent ones
-            }
-            let field =
-                |key: &str| text(row, key).with_context(|| format!("row {i} has no `{key}`"));
-            timings.push(Timing {
-                routine: field("routine")?,
-                backend: field("backend")?,
-                ns_per_op: row
-                    .get("ns_per_op")
-                    .and_then(Value::as_f64)
-                    .with_context(|| format!("row {i} has no `ns_per_op`"))?,
-                cycles_per_op: row.get("cycles_per_op").and_then(Value::as_f64),
-            });
-        }
-        Ok(Measured {
-            machine_id: text(machine, "id").unwrap_or_default(),
-            cpu: if details.is_empty() {
-                cpu
+        let rows = report
+            .results
+            .iter()
+            .filter(|row| !row.subject.is_latency())
+            .map(|row| Timing {
+                routine: row.subject.routine.clone(),
+                backend: row.subject.backend.clone(),
+                ns_per_op: row.ns_per_op,
+                cycles_per_op: row.cycles_per_op,
+            })
+            .collect();
+        Measured {
+            machine_id: machine.id.clone(),
+            cpu: if machine.cpu_details.is_empty() {
+                machine.cpu.clone()
             } else {
-                format!("{cpu} ({details})")
+                format!("{} ({})", machine.cpu, machine.cpu_details)
             },
             llvm_cpu,
-            rustc: text(machine, "rustc").unwrap_or_default(),
-            clock_ghz,
-            rows: timings,
-        })
+            rustc: machine.rustc.clone(),
+            clock_ghz: machine.clock_ghz.filter(|ghz| *ghz > 0.0),
+            rows,
+        }
     }
 }
 
@@ -106,39 +92,27 @@ pub struct Counts {
 
 impl Counts {
     pub fn read(path: &Path) -> Result<Counts> {
-        read_json(
-            path,
-            "an instructions.json of `qbb instructions`",
-            Counts::from_json,
-        )
+        let report = Instructions::read_json(path, "an instructions.json of `qbb instructions`")?;
+        Ok(Counts::of_report(&report))
     }
 
-    fn from_json(json: &Value) -> Result<Counts> {
-        let rows = json
-            .get("results")
-            .and_then(Value::as_array)
-            .context("no `results` list")?;
-        let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
-        let mut counts = Vec::new();
-        for row in rows {
-            if text(row, "measure").as_deref() != Some("throughput") {
-                continue;
-            }
-            if let (Some(routine), Some(backend), Some(n)) = (
-                text(row, "routine"),
-                text(row, "backend"),
-                row.get("instructions_per_call").and_then(Value::as_f64),
-            ) {
-                counts.push((routine, backend, n));
-            }
+    fn of_report(report: &Instructions) -> Counts {
+        Counts {
+            rustc: report.machine.rustc.clone(),
+            rows: report
+                .results
+                .iter()
+                .filter(|c| !c.subject.is_latency())
+                .map(|c| {
+                    let subject = &c.subject;
+                    (
+                        subject.routine.clone(),
+                        subject.backend.clone(),
+                        c.instructions_per_call,
+                    )
+                })
+                .collect(),
         }
-        Ok(Counts {
-            rustc: json
-                .get("machine")
-                .and_then(|m| text(m, "rustc"))
-                .unwrap_or_default(),
-            rows: counts,
-        })
     }
 
     pub fn of(&self, routine: &str, backend: &str) -> Option<f64> {
@@ -223,32 +197,23 @@ pub fn compare(
     }
 }
 
-/// A report file read as JSON and taken apart by `parse`; an error names the file and `what` it
-/// should have been.
-fn read_json<T>(path: &Path, what: &str, parse: fn(&Value) -> Result<T>) -> Result<T> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading `{}`", path.display()))?;
-    let json: Value =
-        serde_json::from_str(&text).with_context(|| format!("`{}` is not JSON", path.display()))?;
-    parse(&json).with_context(|| format!("`{}` is not {what}", path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::Row;
+    use crate::testing::made_up_report;
 
-    fn sample(clock: &str, cycles: &str) -> Value {
-        serde_json::from_str(&format!(
-            r#"{{"machine": {{"id": "amd-epyc-f23m1", "cpu": "AMD EPYC",
-                 "cpu_details": "family 23, model 1, stepping 2, 2 logical CPUs",
-                 "rustc": "rustc 1.97.0-nightly" {clock}}},
-               "results": [
-                 {{"routine": "piece-at", "measure": "throughput", "backend": "avx2",
-                   "ns_per_op": 1.5 {cycles}}},
-                 {{"routine": "piece-at", "measure": "latency", "backend": "avx2",
-                   "ns_per_op": 4.0}}]}}"#
-        ))
-        .unwrap()
+    /// avx2's piece-at, 1.5 ns per call, in throughput and latency, timed at `clock`.
+    fn sample(clock: Option<f64>) -> Results {
+        let row = |bench: &str| {
+            let avx2 = qbb_benches::Implementation::from_name("avx2").unwrap();
+            Row::new(bench.parse().unwrap(), avx2, &[1.5], 1024, clock)
+        };
+        let mut report = made_up_report("ns", vec![row("piece-at"), row("piece-at-latency")]);
+        report.machine.cpu = "AMD EPYC".to_string();
+        report.machine.cpu_details = "family 23, model 1, stepping 2, 2 logical CPUs".to_string();
+        report.machine.clock_ghz = clock;
+        report
     }
 
     fn cycles(c: f64) -> Summary {
@@ -263,7 +228,7 @@ mod tests {
 
     #[test]
     fn a_report_without_clock_gives_throughput_rows_and_its_cpu() {
-        let m = Measured::from_json(&sample("", "")).unwrap();
+        let m = Measured::of(&sample(None));
         assert_eq!(m.llvm_cpu, "znver1");
         assert_eq!(m.clock_ghz, None);
         assert_eq!(m.rows.len(), 1, "the latency row is left out");
@@ -286,53 +251,43 @@ mod tests {
     }
 
     #[test]
-    fn a_measured_clock_wins_and_own_cycles_win_over_both() {
-        let m = Measured::from_json(&sample(r#", "clock_ghz": 3.0"#, "")).unwrap();
+    fn a_measured_clock_wins_over_the_flag_and_gives_the_cycles() {
+        let m = Measured::of(&sample(Some(3.0)));
         let c = clock(&m, Some(2.0)).unwrap();
         assert_eq!(c.ghz, 3.0);
-        let row = compare(&m.rows[0], Some(&c), &cycles(2.0), None, vec![]);
+        // The row's own cycles (1.5 ns at 3 GHz) are what is compared.
+        let row = compare(&m.rows[0], None, &cycles(2.0), None, vec![]);
         assert_eq!(row.measured_cycles, Some(4.5));
         assert!(row.differs, "2 against 4.5 is 0.44x");
-
-        let m = Measured::from_json(&sample("", r#", "cycles_per_op": 3.2"#)).unwrap();
-        let row = compare(&m.rows[0], None, &cycles(4.0), None, vec![]);
-        assert_eq!(row.measured_cycles, Some(3.2));
-        assert_eq!(row.predicted_over_measured, Some(1.25));
+        let row = compare(&m.rows[0], None, &cycles(5.0), None, vec![]);
+        assert_eq!(row.predicted_over_measured, Some(1.111));
         assert!(!row.differs);
     }
 
     #[test]
     fn counts_are_read_by_routine_and_backend() {
-        let json = serde_json::json!({"machine": {"rustc": "rustc 1.95.0"}, "results": [
-            {"routine": "nibble-add", "measure": "throughput", "backend": "swar",
-             "instructions_per_call": 23.18},
-            {"routine": "piece-at", "measure": "latency", "backend": "swar",
-             "instructions_per_call": 30.0}]});
-        let counts = Counts::from_json(&json).unwrap();
-        assert_eq!(counts.of("nibble-add", "swar"), Some(23.18));
-        assert_eq!(
-            counts.of("piece-at", "swar"),
-            None,
-            "latency rows are not compared"
-        );
-        assert_eq!(counts.rustc, "rustc 1.95.0");
-        let m = Measured::from_json(&sample("", "")).unwrap();
-        let row = compare(&m.rows[0], None, &cycles(3.0), Some(23.18), vec![]);
+        let counts = Counts::of_report(&crate::instructions::counts::tests::sample());
+        assert_eq!(counts.of("piece-at", "avx2"), Some(17.0));
+        assert_eq!(counts.of("piece-at", "sse2"), None, "not counted");
+        let m = Measured::of(&sample(None));
+        let row = compare(&m.rows[0], None, &cycles(3.0), Some(17.0), vec![]);
         assert_eq!(
             (row.probe_instructions, row.benchmark_instructions),
-            (9, Some(23.18))
+            (9, Some(17.0))
         );
     }
 
     #[test]
     fn other_files_are_refused_with_a_reason() {
-        let err = Measured::from_json(&serde_json::json!({"machine": {"cpu": "x"}})).unwrap_err();
-        assert_eq!(err.to_string(), "no `results` list");
-        let err = Measured::from_json(&serde_json::json!({"results": []})).unwrap_err();
-        assert_eq!(err.to_string(), "no `machine`");
-        let row = serde_json::json!({"machine": {"cpu": "x"},
-            "results": [{"measure": "throughput", "backend": "avx2", "ns_per_op": 1.0}]});
-        let err = Measured::from_json(&row).unwrap_err();
-        assert_eq!(err.to_string(), "row 0 has no `routine`");
+        let dir = crate::testing::scratch("model-measured");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("results.json");
+        std::fs::write(&path, r#"{"machine": {"cpu": "x"}}"#).unwrap();
+        let err = format!("{:#}", Measured::read(&path).unwrap_err());
+        assert!(
+            err.contains("is not a results.json of `qbb compare`"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
