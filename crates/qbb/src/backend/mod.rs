@@ -363,14 +363,16 @@ macro_rules! forward_to_feature_fns {
 pub(crate) use forward_to_feature_fns;
 
 /// The trait methods of a backend without target features (scalar, swar, portable): each method
-/// calls the safe function `module::name(args)`. `#[inline]` as the hand-written methods were:
-/// the portable backend's listings are the same as theirs with it, and only reorder with
-/// `#[inline(always)]`.
+/// calls the safe function `module::name(args)`. `#[inline(always)]`, so that the routine
+/// compiles with the features of the region it is called from: the benchmarks' baselines run
+/// scalar and swar inside the avx2 region (`scalar-v3`, `swar-v3`), and with plain `#[inline]`
+/// LLVM kept the largest routines (checks and pins, the fills, swar's Zobrist hash) out of line,
+/// compiled for baseline x86-64 (a `call` from the region in the disassembly).
 macro_rules! forward_to_fns {
     ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
            $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
         $(
-            #[inline]
+            #[inline(always)]
             fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
                 $module::$name($($arg),*)
             }

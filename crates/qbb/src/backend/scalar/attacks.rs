@@ -34,7 +34,9 @@ pub(super) fn knight_attacks(knights: u64) -> u64 {
 // ANCHOR_END: knight_attacks
 
 // ANCHOR: checks_and_pins
-#[inline]
+// Always inlined, like the trait's forwarding method: large enough that LLVM would keep it out
+// of line, compiled for baseline x86-64 even when called from the avx2 region (`scalar-v3`).
+#[inline(always)]
 pub(super) fn checks_and_pins(p: &SliderPosition) -> [KingSafety; 2] {
     let empty = !p.occupied();
     [Color::White, Color::Black].map(|us| {

@@ -52,7 +52,9 @@ pub(super) fn knight_attacks(knights: u64) -> u64 {
 /// Isenberg's disjoint coding as a quad: both kings and the sliders of both colours that move
 /// along the line are filled together, once in each direction of the line (8 quad fills in all).
 /// The king's ray one way met by the enemy sliders' ray the other way is the in-between set.
-#[inline]
+// Always inlined, like the trait's forwarding method: large enough that LLVM would keep it out
+// of line, compiled for baseline x86-64 even when called from the avx2 region (`swar-v3`).
+#[inline(always)]
 pub(super) fn checks_and_pins(p: &SliderPosition) -> [KingSafety; 2] {
     let empty = !p.occupied();
     let mut out = [KingSafety::default(); 2];

@@ -66,7 +66,9 @@ pub(super) fn along<const RAY: bool, const N: usize>(
 
 /// The eight directions written out by `Direction::map`, so that each is compiled with its own
 /// constant shifts.
-#[inline]
+// Always inlined, like the trait's forwarding method: large enough that LLVM would keep it out
+// of line, compiled for baseline x86-64 even when called from the avx2 region (`swar-v3`).
+#[inline(always)]
 pub(super) fn occluded_fills(generators: &Quad, empty: u64) -> [Quad; 8] {
     Direction::map(|dir| Quad {
         bb: along::<false, 4>(generators.bb, empty, dir),

@@ -14,7 +14,9 @@ pub(super) fn hash_manino(quad: &Quad, state: u64) -> u64 {
 // ANCHOR: hash
 /// The bit transpose of [`transpose::to_mailbox`] puts every square's code in a byte of its own,
 /// so each square costs one byte read and one table load instead of gathering four plane bits.
-#[inline]
+// Always inlined, like the trait's forwarding method: large enough that LLVM would keep it out
+// of line, compiled for baseline x86-64 even when called from the avx2 region (`swar-v3`).
+#[inline(always)]
 pub(super) fn hash_zobrist(quad: &Quad) -> u64 {
     let ranks = transpose::to_mailbox(&quad.bb);
     let mut key = 0;
