@@ -19,6 +19,8 @@
 
 mod attack_source;
 mod attacks;
+pub mod bench;
+pub mod datagen;
 pub mod eval;
 mod fen;
 mod movegen;
