@@ -36,15 +36,15 @@ pub struct Bench {
 }
 
 /// Every benchmark, in catalogue order, the latency ones last.
-pub static ALL: [Bench; 26] = {
-    let mut all = [Bench::throughput(Routine::PieceAt); 26];
+pub static ALL: [Bench; Routine::ALL.len() + 2] = {
+    let mut all = [Bench::throughput(Routine::PieceAt); Routine::ALL.len() + 2];
     let mut i = 0;
     while i < Routine::ALL.len() {
         all[i] = Bench::throughput(Routine::ALL[i]);
         i += 1;
     }
-    all[24] = Bench::latency(Routine::PieceAt);
-    all[25] = Bench::latency(Routine::Flip);
+    all[Routine::ALL.len()] = Bench::latency(Routine::PieceAt);
+    all[Routine::ALL.len() + 1] = Bench::latency(Routine::Flip);
     all
 };
 

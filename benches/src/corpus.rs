@@ -13,6 +13,7 @@ use qbb::{
     Backend, ClassicalBoard, DenseBoard, Mailbox, MoveAspects, NibbleBoard, PieceType, Quad,
     Scalar, SliderPosition, Special, Square, Squares,
 };
+use qbb::nnue::{Accumulators, Network};
 use qbb_corpus::Suite;
 use qbb_engine::{MoveList, Position};
 
@@ -60,6 +61,13 @@ pub struct Corpus {
     pub dense: Vec<DenseBoard>,
     /// A hash state per position (the Manino hash chains a state).
     pub hash_states: Vec<u64>,
+    /// The NNUE network every NNUE call uses: random weights in the range training keeps them in
+    /// (the time of integer arithmetic does not depend on the values).
+    pub network: Box<Network>,
+    /// Per position, the delta quad of its move of `moves`.
+    pub nnue_deltas: Vec<Quad>,
+    /// Per position, its accumulators under `network`.
+    pub accumulators: Vec<Accumulators>,
 }
 
 impl Corpus {
@@ -76,7 +84,9 @@ impl Corpus {
         let nibble_boards: Vec<NibbleBoard> =
             positions.iter().map(|q| s.to_nibble_board(q)).collect();
         let n = positions.len();
-        Corpus {
+        let mut weights = SplitMix64(SEED ^ 0x2);
+        let network = Network::random(&mut || weights.below(256) as i16 - 128);
+        let mut corpus = Corpus {
             positions: positions.to_vec(),
             squares: (0..n).map(|_| rng.square()).collect(),
             codes: (0..n).map(|_| rng.below(16) as u8).collect(),
@@ -100,7 +110,12 @@ impl Corpus {
             classical: positions.iter().map(|q| s.to_classical(q)).collect(),
             dense: positions.iter().map(|q| s.to_dense(q)).collect(),
             hash_states: (0..n).map(|_| rng.next_u64()).collect(),
-        }
+            nnue_deltas: Vec::new(),
+            accumulators: positions.iter().map(|q| s.nnue_refresh(q, &network)).collect(),
+            network,
+        };
+        corpus.nnue_deltas = corpus.moves.iter().map(|m| s.move_delta(m)).collect();
+        corpus
     }
 
     /// The number of positions (every input vector has this length).

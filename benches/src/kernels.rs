@@ -19,20 +19,30 @@ pub trait Kernel {
 }
 
 /// A throughput kernel: one independent call per position, `|backend, name: field, ...| call`,
-/// where each `name` is bound to the position's element of the corpus vector `field`.
+/// where each `name` is bound to the position's element of the corpus vector `field`; a leading
+/// `&shared` binds the corpus's field `shared` itself (one value for every call, the network).
 macro_rules! throughput {
+    ($kernel:ident: |$b:ident, &$shared:ident $(, $var:ident : $field:ident)+| $call:expr) => {
+        throughput!(@kernel $kernel, $b, corpus, { let $shared = &*corpus.$shared; },
+            $($var: $field),+; $call);
+    };
     ($kernel:ident: |$b:ident $(, $var:ident : $field:ident)+| $call:expr) => {
+        throughput!(@kernel $kernel, $b, corpus, {}, $($var: $field),+; $call);
+    };
+    (@kernel $kernel:ident, $b:ident, $corpus:ident, { $($shared:tt)* },
+     $($var:ident : $field:ident),+; $call:expr) => {
         #[doc = concat!("Throughput of `", stringify!($call), "`, one call per position.")]
         #[derive(Debug)]
         pub struct $kernel;
 
         impl Kernel for $kernel {
             #[inline(always)]
-            fn run<B: Backend>($b: B, corpus: &Corpus, rounds: u64) {
-                let n = corpus.len();
+            fn run<B: Backend>($b: B, $corpus: &Corpus, rounds: u64) {
+                let n = $corpus.len();
+                $($shared)*
                 for _ in 0..rounds {
                     // Re-slicing to `n` lets the compiler drop the bounds checks below.
-                    $( let $field = &black_box(&corpus.$field[..])[..n]; )+
+                    $( let $field = &black_box(&$corpus.$field[..])[..n]; )+
                     for i in 0..n {
                         $( let $var = &$field[i]; )+
                         black_box($call);
@@ -73,6 +83,13 @@ throughput!(ToDense: |b, q: positions| b.to_dense(q));
 throughput!(FromDense: |b, d: dense| b.from_dense(d));
 throughput!(HashManino: |b, q: positions, s: hash_states| b.hash_manino(q, *s));
 throughput!(HashZobrist: |b, q: positions| b.hash_zobrist(q));
+throughput!(NnueRefresh: |b, &network, q: positions| b.nnue_refresh(q, network));
+throughput!(NnueUpdate: |b, &network, q: positions, d: nnue_deltas, a: accumulators| {
+    let mut acc = *a;
+    b.nnue_update(&mut acc, q, d, network);
+    acc
+});
+throughput!(NnueEvaluate: |b, &network, a: accumulators| b.nnue_evaluate(a, network));
 
 /// Latency of piece at square: each call's square depends on the previous call's result, so the
 /// calls run one after another instead of overlapping.

@@ -68,6 +68,8 @@ pub struct Config {
     pub threads: usize,
     pub random_plies: u32,
     pub backend: BackendKind,
+    /// Search with the network (true) or the hand-written evaluation.
+    pub use_nnue: bool,
 }
 
 /// A game's result from White's point of view.
@@ -289,6 +291,7 @@ impl Shared<'_> {
         progress: &(dyn Fn(&Progress) + Sync),
     ) -> Result<(), DatagenError> {
         let mut searcher = Searcher::new(HASH_MB)?;
+        searcher.evaluator_mut().set_use_nnue(config.use_nnue);
         loop {
             let index = self.next_game.fetch_add(1, Ordering::Relaxed);
             if index >= config.games || self.failed.load(Ordering::Relaxed) {
@@ -490,6 +493,7 @@ mod tests {
             threads,
             random_plies: DEFAULT_RANDOM_PLIES,
             backend: BackendKind::detect_best(),
+            use_nnue: false,
         }
     }
 

@@ -25,6 +25,7 @@ pub mod eval;
 mod fen;
 mod movegen;
 mod moves;
+pub mod nnue;
 mod ordering;
 mod perft;
 mod position;

@@ -31,17 +31,19 @@ struct DatagenArgs {
     seed: u64,
     threads: usize,
     random_plies: u32,
+    use_nnue: bool,
     out: PathBuf,
 }
 
 /// `datagen`'s flags, in the order [`parse_datagen`] takes their values apart.
-const DATAGEN_FLAGS: [&str; 6] = [
+const DATAGEN_FLAGS: [&str; 7] = [
     "--games",
     "--nodes",
     "--seed",
     "--out",
     "--threads",
     "--random-plies",
+    "--eval",
 ];
 
 /// Exit status of a command line that cannot be run as written.
@@ -86,8 +88,9 @@ Usage:
                             and print `N nodes M nps` last: N is the same on every run and
                             every backend
   qbb-engine datagen --games N --seed S --out PATH [--nodes K] [--threads T] [--random-plies R]
+                    [--eval nnue|hand]
                             self-play training data, one `<fen> | <score> | <result>` line per
-                            quiet position (defaults: K {nodes}, T 1, R {random})
+                            quiet position (defaults: K {nodes}, T 1, R {random}, the network)
   qbb-engine --help         this text
 
 QBB_BACKEND=<name> forces a backend (scalar, swar, sse2, avx2, avx512, portable); by default the
@@ -135,7 +138,7 @@ fn parse_datagen(flags: &[&str]) -> Result<DatagenArgs, String> {
             return Err(format!("datagen: {flag} is given twice"));
         }
     }
-    let [games, nodes, seed, out, threads, random_plies] = given;
+    let [games, nodes, seed, out, threads, random_plies, eval] = given;
     fn required<'a>(flag: &str, value: Option<&'a str>) -> Result<&'a str, String> {
         value.ok_or_else(|| format!("datagen: {flag} is required"))
     }
@@ -163,6 +166,16 @@ fn parse_datagen(flags: &[&str]) -> Result<DatagenArgs, String> {
         random_plies: random_plies.map_or(Ok(datagen::DEFAULT_RANDOM_PLIES), |v| {
             number("datagen: --random-plies", v, &datagen::RANDOM_PLIES)
         })?,
+        use_nnue: match eval {
+            None | Some("nnue") => true,
+            Some("hand") => false,
+            Some(other) => {
+                return Err(format!(
+                    "datagen: --eval {other:?}: expected nnue (the network) or hand (the \
+                     hand-written evaluation)"
+                ));
+            }
+        },
         out: PathBuf::from(out),
     })
 }
@@ -233,6 +246,7 @@ fn run_datagen(args: DatagenArgs) -> Result<(), Box<dyn std::error::Error>> {
         seed: args.seed,
         threads: args.threads,
         random_plies: args.random_plies,
+        use_nnue: args.use_nnue,
         backend: backend()?,
     };
     let show = |p: &datagen::Progress| {
@@ -294,6 +308,7 @@ mod tests {
             seed: 3,
             threads: 2,
             random_plies: datagen::DEFAULT_RANDOM_PLIES,
+            use_nnue: true,
             out: PathBuf::from("d.txt"),
         };
         assert_eq!(args, Ok(Command::Datagen(expected)));
@@ -312,6 +327,10 @@ mod tests {
             ),
             ("--games 1 --seed 1 --out x --threads 0", "--threads \"0\""),
             ("--games 1 --seed -1 --out x", "--seed \"-1\""),
+            (
+                "--games 1 --seed 1 --out x --eval magic",
+                "--eval \"magic\": expected nnue",
+            ),
             (
                 "--games 1 --seed 1 --out x --random-plies 99",
                 "--random-plies",

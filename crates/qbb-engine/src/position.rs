@@ -288,6 +288,13 @@ impl Position {
     /// board is flipped for the opponent.
     #[inline(always)]
     pub fn make_move<B: Backend>(&self, b: B, mv: Move) -> Position {
+        self.make_move_with_delta(b, mv).0
+    }
+
+    /// [`Position::make_move`], with the move's delta quad on this board (before the flip): the
+    /// squares the move changes, which an incremental evaluation updates.
+    #[inline(always)]
+    pub fn make_move_with_delta<B: Backend>(&self, b: B, mv: Move) -> (Position, Quad) {
         let (from, to) = (mv.from(), mv.to());
         let piece = mv.piece_bits();
         let captured = mv.captured_bits();
@@ -333,7 +340,8 @@ impl Position {
             hash ^= zobrist::piece(side, landing.ours(), to) ^ taken;
         }
         // ANCHOR: xor_and_flip
-        let quad = b.flip(&(self.quad ^ b.move_delta(&aspects)));
+        let delta = b.move_delta(&aspects);
+        let quad = b.flip(&(self.quad ^ delta));
         // ANCHOR_END: xor_and_flip
 
         // Castling rights: a rook that moves or is taken loses its right, a king that moves
@@ -363,7 +371,7 @@ impl Position {
         }
 
         let resets = piece == TypeBits::of(PieceType::Pawn) || !captured.is_none();
-        Position {
+        let child = Position {
             quad,
             hash,
             castle_rooks: castle_rooks.swap_bytes(),
@@ -376,7 +384,8 @@ impl Position {
                 self.halfmove.saturating_add(1)
             },
             fullmove: self.fullmove.saturating_add((side == Color::Black) as u32),
-        }
+        };
+        (child, delta)
     }
 
     /// Passes the move to the opponent (for null-move pruning). Not legal when in check.

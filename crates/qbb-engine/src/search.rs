@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 use qbb::Backend;
 
 use crate::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
-use crate::eval::{evaluate, insufficient_material};
+use crate::eval::insufficient_material;
+use crate::nnue::Evaluator;
 use crate::ordering::{
     MovePicker, OrderingTables, PIECE_VALUE, is_tactical, loses_material, victim,
 };
@@ -85,6 +86,8 @@ pub struct Searcher {
     ordering: OrderingTables,
     lmr: Box<[[u8; 64]; 64]>,
     attacks: Attacks,
+    /// The network or the hand-written evaluation, with the accumulators of the current line.
+    evaluator: Evaluator,
     // ---- per search ----
     /// One move list per ply, reused by every node at that ply.
     pickers: Vec<MovePicker>,
@@ -117,6 +120,7 @@ impl Searcher {
             ordering: OrderingTables::default(),
             lmr,
             attacks: Attacks::Tables,
+            evaluator: Evaluator::default(),
             pickers: (0..=MAX_PLY).map(|_| MovePicker::default()).collect(),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -142,6 +146,11 @@ impl Searcher {
     /// Where the move generator takes its attacks, checks and pins from (the Attacks option).
     pub fn set_attacks(&mut self, attacks: Attacks) {
         self.attacks = attacks;
+    }
+
+    /// The evaluation: the network, and whether to use it (the `Use NNUE` and `EvalFile` options).
+    pub fn evaluator_mut(&mut self) -> &mut Evaluator {
+        &mut self.evaluator
     }
 
     /// Forgets what earlier searches learned (`ucinewgame`).
@@ -183,6 +192,7 @@ impl Searcher {
         self.path.extend_from_slice(&job.history);
         self.tt.new_search();
         self.ordering.new_search();
+        backend.with_features(|b| self.evaluator.set_root(b, root));
 
         let mut root_moves = MoveList::new();
         root.generate_moves_by(backend, attacks, &mut root_moves);
@@ -414,7 +424,7 @@ impl Searcher {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            evaluate(backend, pos)
+            self.evaluator.evaluate(backend, ply, pos)
         };
 
         if !is_pv && !in_check && !is_mate(beta) {
@@ -427,6 +437,7 @@ impl Searcher {
             if allow_null && depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
                 let reduction = 3 + depth / 6;
                 let child = pos.make_null_move();
+                self.evaluator.make_null_move(ply);
                 self.path.push(hash);
                 let score = -self.search(
                     backend,
@@ -466,7 +477,7 @@ impl Searcher {
                 break;
             };
             let tactical = is_tactical(mv);
-            let child = pos.make_move(backend, mv);
+            let (child, delta) = pos.make_move_with_delta(backend, mv);
             let gives_check = child.in_check(backend);
 
             // Futility: near the leaves, a quiet move cannot lift a hopeless score to alpha.
@@ -482,6 +493,7 @@ impl Searcher {
                 continue;
             }
 
+            self.evaluator.make_move(backend, ply, pos, &delta);
             let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
             let (window, null_window) = ((alpha, beta), (alpha, alpha + 1));
@@ -624,7 +636,7 @@ impl Searcher {
             return if in_check {
                 DRAW
             } else {
-                evaluate(backend, pos)
+                self.evaluator.evaluate(backend, ply, pos)
             };
         }
 
@@ -639,7 +651,7 @@ impl Searcher {
             stand_pat = -INFINITY;
             best_score = -INFINITY;
         } else {
-            stand_pat = evaluate(backend, pos);
+            stand_pat = self.evaluator.evaluate(backend, ply, pos);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -662,7 +674,8 @@ impl Searcher {
                     continue;
                 }
             }
-            let child = pos.make_move(backend, mv);
+            let (child, delta) = pos.make_move_with_delta(backend, mv);
+            self.evaluator.make_move(backend, ply, pos, &delta);
             let score = -self.quiescence(backend, attacks, &child, -beta, -alpha, ply + 1);
             if self.aborted {
                 return 0;

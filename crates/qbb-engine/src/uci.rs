@@ -19,7 +19,7 @@ use crate::score::UciScore;
 use crate::search::{Report, SearchJob, SearchResult, Searcher};
 use crate::time::Limits;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
-use crate::{Attacks, MoveList, Position, divide_with_progress};
+use crate::{Attacks, MoveList, Position, divide_with_progress, nnue};
 
 /// Where the engine's lines go: standard output, or a buffer in tests. Called from both threads;
 /// each call writes one whole line.
@@ -35,6 +35,9 @@ pub enum Flow {
 const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 /// The search recurses up to `MAX_PLY` deep with a move list per node: give it room.
+/// The `EvalFile` value that names the network built into the binary.
+const EMBEDDED_NETWORK: &str = "<embedded>";
+
 const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// The commands of the protocol (the first known word of a line is the command).
@@ -186,6 +189,10 @@ impl Uci {
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
         self.say("option name UCI_Chess960 type check default false");
+        self.say("option name Use NNUE type check default true");
+        self.say(&format!(
+            "option name EvalFile type string default {EMBEDDED_NETWORK}"
+        ));
         let sources = combo_vars(Attacks::ALL.map(Attacks::name));
         self.say(&format!(
             "option name Attacks type combo default {}{sources}",
@@ -264,10 +271,44 @@ impl Uci {
                     printable(&e.to_string())
                 )),
             },
-            ("hash" | "threads" | "backend" | "move overhead" | "uci_chess960" | "attacks", None) => {
+            ("use nnue", Some(v)) => match v.to_ascii_lowercase().as_str() {
+                "true" => self.lock_searcher().evaluator_mut().set_use_nnue(true),
+                "false" => self.lock_searcher().evaluator_mut().set_use_nnue(false),
+                _ => self.explain(&format!(
+                    "Use NNUE `{}` ignored: expected true or false",
+                    printable(v)
+                )),
+            },
+            ("evalfile", Some(v)) => self.set_eval_file(v),
+            (
+                "hash" | "threads" | "backend" | "move overhead" | "uci_chess960" | "attacks"
+                | "use nnue" | "evalfile",
+                None,
+            ) => {
                 self.explain(&format!("option `{name}` ignored: it needs a value"));
             }
             _ => self.explain(&format!("unknown option `{}` ignored", printable(&name))),
+        }
+    }
+
+    /// Loads a network; a file that cannot be read or is not a network of this engine's shape is
+    /// refused with the reason, and the network in use stays.
+    fn set_eval_file(&mut self, path: &str) {
+        let loaded = if path == EMBEDDED_NETWORK {
+            Ok(nnue::embedded_network())
+        } else {
+            nnue::load_network(path)
+        };
+        match loaded {
+            Ok(network) => {
+                self.lock_searcher().evaluator_mut().set_network(network);
+                self.explain(&format!("evaluating with the network {}", printable(path)));
+            }
+            Err(e) => self.explain(&format!(
+                "EvalFile `{}` refused: {}; the network in use stays",
+                printable(path),
+                printable(&e.to_string())
+            )),
         }
     }
 
@@ -792,6 +833,8 @@ mod tests {
             "Move Overhead",
             "UCI_Chess960",
             "Attacks",
+            "Use NNUE",
+            "EvalFile",
         ] {
             assert!(
                 answer
@@ -867,6 +910,9 @@ mod tests {
             "setoption name Move Overhead value -5",
             "setoption name UCI_Chess960 value maybe",
             "setoption name Attacks value magic",
+            "setoption name Use NNUE value sometimes",
+            "setoption name EvalFile value /nonexistent/net.nnue",
+            "setoption name EvalFile value Cargo.toml",
             "setoption name Colour value blue",
             "\u{1b}[2J\u{0}\u{7f}",
             &"x".repeat(10_000),
@@ -940,6 +986,29 @@ mod tests {
             let answer = s.talk(&[&format!("setoption name Backend value {kind}")]);
             assert!(answer[0].contains("is not available"), "{answer:?}");
             assert_eq!(s.uci.backend(), BackendKind::Scalar);
+        }
+    }
+
+    #[test]
+    fn a_refused_eval_file_keeps_the_network() {
+        let mut s = Session::new();
+        let answer = s.talk(&["setoption name EvalFile value Cargo.toml"]);
+        assert_eq!(answer.len(), 1);
+        assert!(answer[0].contains("not a qbb network file"), "{answer:?}");
+        assert!(answer[0].contains("the network in use stays"), "{answer:?}");
+        let answer = s.talk(&["setoption name EvalFile value <embedded>"]);
+        assert!(
+            answer[0].contains("evaluating with the network <embedded>"),
+            "{answer:?}"
+        );
+        // Both evaluations search: the hand-written one and the network.
+        for on in ["false", "true"] {
+            let answer = s.talk(&[
+                &format!("setoption name Use NNUE value {on}"),
+                "position startpos",
+                "go depth 4",
+            ]);
+            assert!(bestmove(&answer).len() >= 4, "{answer:?}");
         }
     }
 

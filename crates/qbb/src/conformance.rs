@@ -8,6 +8,7 @@ use std::fmt::Debug;
 
 use crate::aspects::Special;
 use crate::backend::{Backend, Scalar};
+use crate::nnue::Lanes;
 use crate::routine::Routine;
 use crate::routine::types::*;
 
@@ -266,8 +267,59 @@ trait Sample: Sized {
 }
 
 impl Sample for Quad {
-    fn sample(_: &mut SplitMix64, q: &Quad, _: &str) -> Quad {
-        *q
+    /// The case's quad; a `delta` is a move's delta quad (its aspects random, so any codes)
+    /// two times in three, else a random sparse quad that changes many squares at once.
+    fn sample(rng: &mut SplitMix64, q: &Quad, name: &str) -> Quad {
+        match name {
+            "delta" if rng.below(3) == 0 => Quad {
+                bb: std::array::from_fn(|_| rng.sparse_any()),
+            },
+            "delta" => Scalar.move_delta(&random_aspects(rng)),
+            _ => *q,
+        }
+    }
+}
+
+/// A network is passed by reference and sampled as one of a few built once: weights within the
+/// range training keeps them in, and weights anywhere in `i16`, where the sums wrap.
+impl Param for &Network {
+    type Owned = &'static Network;
+    type Passed<'a> = &'a Network;
+    fn pass(owned: &mut &'static Network) -> &'static Network {
+        owned
+    }
+}
+
+impl Sample for &'static Network {
+    fn sample(rng: &mut SplitMix64, _: &Quad, _: &str) -> &'static Network {
+        static NETWORKS: std::sync::OnceLock<[Box<Network>; 2]> = std::sync::OnceLock::new();
+        let networks = NETWORKS.get_or_init(|| {
+            let mut rng = SplitMix64(0x4E4E_5545);
+            let mut tame = || rng.below(256) as i16 - 128;
+            let tame = Network::random(&mut tame);
+            let mut rng = SplitMix64(0x5749_4C44);
+            let wild = Network::random(&mut || rng.next_u64() as i16);
+            [tame, wild]
+        });
+        &networks[rng.below(2) as usize]
+    }
+}
+
+impl Sample for Accumulators {
+    /// The accumulators of a refresh of the case's quad, or random lanes: around the activation's
+    /// clipping range, or anywhere in `i16`.
+    fn sample(rng: &mut SplitMix64, q: &Quad, name: &str) -> Accumulators {
+        match rng.below(3) {
+            0 => Scalar.nnue_refresh(q, <&Network>::sample(rng, q, name)),
+            1 => Accumulators {
+                us: Lanes(std::array::from_fn(|_| rng.below(400) as i16 - 100)),
+                them: Lanes(std::array::from_fn(|_| rng.below(400) as i16 - 100)),
+            },
+            _ => Accumulators {
+                us: Lanes(std::array::from_fn(|_| rng.next_u64() as i16)),
+                them: Lanes(std::array::from_fn(|_| rng.next_u64() as i16)),
+            },
+        }
     }
 }
 

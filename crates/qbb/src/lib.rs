@@ -28,6 +28,7 @@ pub mod direction;
 pub mod hash;
 pub mod king_safety;
 mod named;
+pub mod nnue;
 pub mod piece;
 #[cfg(feature = "asm-probes")]
 pub mod probes;

@@ -1,5 +1,5 @@
 //! The routine catalogue: every technique that every backend implements, one row per method of
-//! [`Backend`](crate::Backend), each tagged with its row (1..=17) in the catalogue of techniques
+//! [`Backend`](crate::Backend), each tagged with its row (1..=18) in the catalogue of techniques
 //! that the book's chapters follow.
 
 use std::fmt;
@@ -9,7 +9,7 @@ use crate::backend::BackendKind;
 // ANCHOR: table
 /// The routine catalogue, written once: every other list of routines is generated from it.
 ///
-/// Each row gives the routine's row in the catalogue (1..=17), the module that holds it in every
+/// Each row gives the routine's row in the catalogue (1..=18), the module that holds it in every
 /// backend folder, its [`Routine`] variant, its id (command line, JSON, benchmark names), a short
 /// title, and the [`Backend`](crate::Backend) method with its documentation.
 ///
@@ -154,6 +154,24 @@ macro_rules! for_each_routine {
             /// Zobrist from scratch: the xor of `ZOBRIST[nibble][square]` over all squares.
             row 17, hash, HashZobrist = "hash-zobrist", "Zobrist hash from scratch":
             fn hash_zobrist(quad: &Quad) -> u64;
+
+            // ---- 18: NNUE ------------------------------------------------------------------
+
+            /// Both perspectives' accumulators from scratch: the feature bias plus the row of
+            /// every piece on the board (see [`crate::nnue`]).
+            row 18, nnue, NnueRefresh = "nnue-refresh", "NNUE accumulator refresh":
+            fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators;
+
+            /// The incremental update: the accumulators of `before` become those of
+            /// `before ^ delta` (a move's delta quad, before the flip), the rows of the pieces
+            /// that left subtracted and of those that arrived added.
+            row 18, nnue, NnueUpdate = "nnue-update", "NNUE incremental update":
+            fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network);
+
+            /// The forward pass: both accumulators through the squared clipped ReLU, times the
+            /// output weights, summed; in centipawns for `us` ([`Network::finish`]).
+            row 18, nnue, NnueEvaluate = "nnue-evaluate", "NNUE forward pass":
+            fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32;
         }
     };
 }
@@ -163,6 +181,7 @@ macro_rules! for_each_routine {
 pub mod types {
     pub use crate::aspects::MoveAspects;
     pub use crate::king_safety::{KingSafety, SliderPosition};
+    pub use crate::nnue::{Accumulators, Network};
     pub use crate::quad::Quad;
     pub use crate::repr::{ClassicalBoard, DenseBoard, HexSets, Mailbox, NibbleBoard, PieceSets};
     pub use crate::square::Square;
@@ -184,7 +203,7 @@ macro_rules! routine_enum {
                 match self { $( Routine::$variant => $id, )* }
             }
 
-            /// The row of the catalogue (1..=17) this routine belongs to.
+            /// The row of the catalogue (1..=18) this routine belongs to.
             pub const fn row(self) -> u8 {
                 match self { $( Routine::$variant => $row, )* }
             }

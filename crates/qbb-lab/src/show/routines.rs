@@ -4,6 +4,7 @@
 //! [`compute`] calls the routine (and nothing else of the picture) on the chosen backend, inside
 //! its features; [`draw`] lays the inputs and the result out as text, the same for every backend.
 
+use qbb::nnue::{Accumulators, Change, changes};
 use qbb::{
     Backend, ClassicalBoard, Color, DenseBoard, Direction, HexSets, KingSafety, Mailbox,
     MoveAspects, NibbleBoard, Piece, PieceSets, PieceType, Quad, Routine, SliderPosition, Square,
@@ -46,6 +47,8 @@ pub const DEFAULT_WRITES: [&str; 2] = ["b8=Q", "c7=."];
 pub fn default_move(routine: Routine) -> &'static str {
     match routine {
         Routine::MoveDelta => "e1g1",
+        // Kiwipete's knight takes on f7: a capture changes two squares.
+        Routine::NnueUpdate => "e5f7",
         _ => "e2e4",
     }
 }
@@ -62,7 +65,7 @@ pub fn takes_writes(routine: Routine) -> bool {
 pub fn takes_move(routine: Routine) -> bool {
     matches!(
         routine,
-        Routine::MoveDelta | Routine::HashManino | Routine::HashZobrist
+        Routine::MoveDelta | Routine::HashManino | Routine::HashZobrist | Routine::NnueUpdate
     )
 }
 
@@ -118,6 +121,23 @@ pub enum Outcome {
     FromDense(DenseBoard, Quad),
     /// The hash before and after the move.
     Hash(u64, u64),
+    Nnue(Box<NnueOutcome>),
+}
+
+/// What the NNUE picture shows, on the board relative to the side to move (the network's `us`).
+#[derive(Debug, Clone)]
+pub struct NnueOutcome {
+    pub acc: Accumulators,
+    /// The evaluation for the side to move, in centipawns.
+    pub eval: i32,
+    /// Per square: the evaluation minus the evaluation without the piece there (by an update
+    /// that removes it), in the relative board's squares.
+    pub worth: [Option<i32>; 64],
+    /// The move's changed squares (relative), and after it (before the flip): the evaluation, and
+    /// whether the updated accumulators equal a refresh.
+    pub changes: Vec<Change>,
+    pub eval_after: i32,
+    pub update_equals_refresh: bool,
 }
 
 /// Calls the routine on `b`. Inputs that are themselves a routine's result (the piece sets a
@@ -239,6 +259,47 @@ pub fn compute<B: Backend>(b: B, job: &Job) -> Outcome {
             };
             Outcome::Hash(hash(quad), hash(&after))
         }
+        NnueRefresh | NnueUpdate | NnueEvaluate => Outcome::Nnue(Box::new(nnue(b, job))),
+    }
+}
+
+/// The three NNUE routines on the relative board, with the engine's embedded network.
+#[inline]
+fn nnue<B: Backend>(b: B, job: &Job) -> NnueOutcome {
+    let net = qbb_engine::nnue::embedded_network();
+    let side = side_to_move(&job.fen);
+    let board = job.quad.to_relative(side);
+    let acc = b.nnue_refresh(&board, &net);
+    let eval = b.nnue_evaluate(&acc, &net);
+    let worth = std::array::from_fn(|s| {
+        let sq = Square::new(s as u8).expect("below 64");
+        let code = board.nibble(sq);
+        (code > 1).then(|| {
+            let mut without = acc;
+            b.nnue_update(&mut without, &board, &Quad::nibble_at(sq, code), &net);
+            eval - b.nnue_evaluate(&without, &net)
+        })
+    });
+    let after = (job.quad ^ b.move_delta(&job.aspects)).to_relative(side);
+    let delta = board ^ after;
+    let mut updated = acc;
+    b.nnue_update(&mut updated, &board, &delta, &net);
+    NnueOutcome {
+        acc,
+        eval,
+        worth,
+        changes: changes(&board, &delta).collect(),
+        eval_after: b.nnue_evaluate(&updated, &net),
+        update_equals_refresh: updated == b.nnue_refresh(&after, &net),
+    }
+}
+
+/// The side to move of a FEN (white when it does not say).
+fn side_to_move(fen: &str) -> Color {
+    if fen.split_whitespace().nth(1) == Some("b") {
+        Color::Black
+    } else {
+        Color::White
     }
 }
 
@@ -289,6 +350,7 @@ pub fn draw(job: &Job, backend: &str, outcome: &Outcome) -> String {
         Outcome::ToDense(db) => to_dense(board(true), db),
         Outcome::FromDense(db, quad) => from_dense(job, db, quad),
         Outcome::Hash(before, after) => hash(job, board(true), *before, *after),
+        Outcome::Nnue(outcome) => nnue_picture(job, outcome),
     });
     out
 }
@@ -946,5 +1008,84 @@ mod tests {
             }
             assert!(!text.contains(" NO\n"), "{routine}:\n{text}");
         }
+    }
+}
+
+/// The relative board with what the network makes of each piece, then the accumulators, the
+/// evaluation and (for `nnue-update`) the move's edits.
+fn nnue_picture(job: &Job, o: &NnueOutcome) -> String {
+    let side = side_to_move(&job.fen);
+    let board = job.quad.to_relative(side);
+    let rel_codes = draw::codes_of(&board.to_absolute(Color::White));
+    let pieces = draw::board("the side to move's view", true, &rel_codes, 0);
+    let mut worth = vec!["what each piece adds (cp)".to_string()];
+    for rank in (0..8u8).rev() {
+        let cells: String = (0..8u8)
+            .map(|file| {
+                let sq = Square::from_file_rank(file, rank).expect("on the board");
+                o.worth[sq.index()].map_or("    .".to_string(), |v| format!("{v:>5}"))
+            })
+            .collect();
+        worth.push(cells);
+    }
+    let lanes = |l: &qbb::nnue::Lanes| {
+        l.0[..8]
+            .iter()
+            .map(|v| format!("{v:>5}"))
+            .collect::<Vec<_>>()
+            .join("")
+    };
+    let mut out = draw::row(&[pieces, worth], 2);
+    let mover = if side == Color::White {
+        "white"
+    } else {
+        "black"
+    };
+    out.push_str(&format!(
+        "\nThe board as the side to move ({mover}) sees it, playing up, its pieces\n\
+         in capitals. Each number: the evaluation minus the evaluation without\n\
+         that piece (an update that subtracts the piece's rows).\n\n\
+         accumulators (first 8 of {} lanes):\n  us   {}\n  them {}\n\n\
+         evaluation for the side to move: {} cp\n",
+        qbb::nnue::HIDDEN,
+        lanes(&o.acc.us),
+        lanes(&o.acc.them),
+        o.eval
+    ));
+    if job.routine == Routine::NnueUpdate {
+        out.push_str(&format!(
+            "\nthe move {}, squares of the side to move's view:\n",
+            job.move_text
+        ));
+        for c in &o.changes {
+            out.push_str(&format!(
+                "  {}: {} -> {}\n",
+                c.sq,
+                relative_name(c.before),
+                relative_name(c.after)
+            ));
+        }
+        out.push_str(&format!(
+            "each change: the old piece's rows out, the new piece's in.\n\
+             after the move, before the flip: {} cp for the mover;\n\
+             updated = refreshed: {}\n",
+            o.eval_after,
+            yes_no(o.update_equals_refresh)
+        ));
+    }
+    out
+}
+
+/// A relative code in words: `our knight`, `their pawn`, `empty`.
+fn relative_name(code: u8) -> String {
+    const TYPES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+    match code >> 1 {
+        0 => "empty".to_string(),
+        kind @ 1..=6 => format!(
+            "{} {}",
+            if code & 1 == 1 { "our" } else { "their" },
+            TYPES[usize::from(kind) - 1]
+        ),
+        _ => "no piece".to_string(),
     }
 }

@@ -40,6 +40,7 @@ mod lanes;
 mod mailbox;
 mod moves;
 mod nibbles;
+mod nnue;
 mod sets;
 mod square;
 

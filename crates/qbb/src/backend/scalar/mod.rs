@@ -14,6 +14,7 @@ mod hash;
 mod mailbox;
 mod moves;
 mod nibbles;
+mod nnue;
 mod sets;
 mod square;
 

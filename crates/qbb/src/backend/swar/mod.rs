@@ -19,6 +19,7 @@ mod hash;
 mod mailbox;
 mod moves;
 mod nibbles;
+mod nnue;
 mod sets;
 mod square;
 mod transpose;
@@ -26,6 +27,10 @@ mod transpose;
 use crate::backend::{Backend, BackendKind, forward_to_fns};
 use crate::routine::Routine;
 use crate::routine::types::*;
+
+/// Why the NNUE routines come from scalar.
+const NNUE_WHY: &str = "128 lanes of i16: the compiler already runs the scalar loops eight lanes \
+    to an SSE2 register, where a u64 holds four";
 
 /// The swar backend token; it needs no CPU feature, so a value always exists.
 #[derive(Copy, Clone, Debug)]
@@ -60,6 +65,9 @@ unsafe impl Backend for Swar {
             BackendKind::Scalar,
             "eight 64-bit multiplies of 32-bit halves: no lanes to pack in a word",
         ),
+        (Routine::NnueRefresh, BackendKind::Scalar, NNUE_WHY),
+        (Routine::NnueUpdate, BackendKind::Scalar, NNUE_WHY),
+        (Routine::NnueEvaluate, BackendKind::Scalar, NNUE_WHY),
     ];
 
     #[inline(always)]

@@ -1,0 +1,193 @@
+//! The NNUE evaluation in the search: the network (embedded, or loaded with the `EvalFile`
+//! option) and a stack of accumulators, one per ply, kept up to date through make-move.
+//!
+//! The board lives in relative orientation, so a position's accumulators are `us` = the side to
+//! move and `them` = the opponent. A child's accumulators are its parent's, updated with the
+//! move's delta quad on the parent's board, then swapped: the flip that hands the board to the
+//! opponent hands it the other perspective. Only the root is summed from scratch.
+
+use std::sync::{Arc, OnceLock};
+
+use qbb::nnue::{Accumulators, Network, NetworkError};
+use qbb::{Backend, Quad};
+
+use crate::Position;
+use crate::eval;
+use crate::score::{MATE_BOUND, MAX_PLY, Score};
+
+/// The network built into the binary (see the book's NNUE chapter for how it was trained).
+const EMBEDDED: &[u8] = include_bytes!("../nets/default.nnue");
+
+/// The embedded network, read once.
+pub fn embedded_network() -> Arc<Network> {
+    static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+    NETWORK
+        .get_or_init(|| {
+            // A build asset, checked by the tests: a damaged one is a build defect.
+            Arc::from(Network::from_bytes(EMBEDDED).expect("the embedded network is valid"))
+        })
+        .clone()
+}
+
+/// Reads a network file (the `EvalFile` option).
+pub fn load_network(path: &str) -> Result<Arc<Network>, LoadError> {
+    let bytes = std::fs::read(path).map_err(|e| LoadError::Read(e.to_string()))?;
+    Network::from_bytes(&bytes)
+        .map(Arc::from)
+        .map_err(LoadError::Format)
+}
+
+/// Why an `EvalFile` was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadError {
+    Read(String),
+    Format(NetworkError),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Read(e) => write!(f, "cannot read it: {e}"),
+            LoadError::Format(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// The evaluation the search calls: the network with its accumulator stack, or the hand-written
+/// evaluation ([`eval::evaluate`]) when NNUE is off.
+#[derive(Debug)]
+pub struct Evaluator {
+    network: Arc<Network>,
+    use_nnue: bool,
+    /// The accumulators of the position at each ply of the current line.
+    stack: Vec<Accumulators>,
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator {
+            network: embedded_network(),
+            use_nnue: true,
+            stack: vec![Accumulators::default(); MAX_PLY + 2],
+        }
+    }
+}
+
+impl Evaluator {
+    pub fn set_network(&mut self, network: Arc<Network>) {
+        self.network = network;
+    }
+
+    pub fn set_use_nnue(&mut self, on: bool) {
+        self.use_nnue = on;
+    }
+
+    pub fn uses_nnue(&self) -> bool {
+        self.use_nnue
+    }
+
+    /// Starts a search at `root`: its accumulators from scratch.
+    #[inline(always)]
+    pub fn set_root<B: Backend>(&mut self, b: B, root: &Position) {
+        if self.use_nnue {
+            self.stack[0] = b.nnue_refresh(root.quad(), &self.network);
+        }
+    }
+
+    /// The child at `ply + 1`, reached from `parent` (at `ply`) by the move whose delta quad is
+    /// `delta`: the parent's accumulators updated, then swapped for the flip.
+    #[inline(always)]
+    pub fn make_move<B: Backend>(&mut self, b: B, ply: usize, parent: &Position, delta: &Quad) {
+        if self.use_nnue {
+            let mut acc = self.stack[ply];
+            b.nnue_update(&mut acc, parent.quad(), delta, &self.network);
+            self.stack[ply + 1] = acc.flipped();
+        }
+    }
+
+    /// The child at `ply + 1` after a null move: the same pieces, the board flipped.
+    #[inline(always)]
+    pub fn make_null_move(&mut self, ply: usize) {
+        if self.use_nnue {
+            self.stack[ply + 1] = self.stack[ply].flipped();
+        }
+    }
+
+    /// The static evaluation of `pos`, the position at `ply`, for the side to move; a network's
+    /// output is kept below the mate scores.
+    #[inline(always)]
+    pub fn evaluate<B: Backend>(&self, b: B, ply: usize, pos: &Position) -> Score {
+        if self.use_nnue {
+            let limit = MATE_BOUND - 1;
+            b.nnue_evaluate(&self.stack[ply], &self.network)
+                .clamp(-limit, limit)
+        } else {
+            eval::evaluate(b, pos)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qbb::{BackendKind, Scalar};
+
+    #[test]
+    fn the_embedded_network_reads() {
+        let net = embedded_network();
+        assert_eq!(net.to_bytes(), EMBEDDED);
+    }
+
+    #[test]
+    fn a_bad_eval_file_is_refused_with_the_reason() {
+        let missing = load_network("/nonexistent/net.nnue").unwrap_err();
+        assert!(missing.to_string().contains("cannot read"), "{missing}");
+        let dir = std::env::temp_dir().join(format!("qbb-nnue-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let truncated = dir.join("truncated.nnue");
+        std::fs::write(&truncated, &EMBEDDED[..EMBEDDED.len() / 2]).unwrap();
+        let e = load_network(truncated.to_str().unwrap()).unwrap_err();
+        assert!(e.to_string().contains("truncated"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Incremental updates along random games equal a refresh at every ply, on every backend.
+    #[test]
+    fn updates_along_games_equal_refreshes() {
+        let mut rng = qbb::conformance::SplitMix64(0x6E6E_7565);
+        let mut weight = || (rng.next_u64() % 64) as i16 - 32;
+        let network: Arc<Network> = Arc::from(Network::random(&mut weight));
+        let mut rng = qbb::conformance::SplitMix64(7);
+        for kind in BackendKind::ALL.into_iter().filter(|k| k.is_available()) {
+            qbb::with_backend!(kind, |b| {
+                for _game in 0..20 {
+                    let mut pos = Position::startpos();
+                    let mut acc = b.nnue_refresh(pos.quad(), &network);
+                    for _ply in 0..120 {
+                        let mut moves = crate::MoveList::new();
+                        pos.generate_moves(b, &mut moves);
+                        let Some(&mv) = moves
+                            .iter()
+                            .nth(rng.below(moves.len().max(1) as u64) as usize)
+                        else {
+                            break;
+                        };
+                        let (child, delta) = pos.make_move_with_delta(b, mv);
+                        b.nnue_update(&mut acc, pos.quad(), &delta, &network);
+                        acc = acc.flipped();
+                        pos = child;
+                        let fresh = Scalar.nnue_refresh(pos.quad(), &network);
+                        assert_eq!(acc, fresh, "{kind}: after {} ({mv:?})", pos.to_fen());
+                        assert_eq!(
+                            b.nnue_evaluate(&acc, &network),
+                            Scalar.nnue_evaluate(&fresh, &network),
+                            "{kind}: {}",
+                            pos.to_fen()
+                        );
+                    }
+                }
+            })
+            .unwrap();
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! NNUE inference 32 `i16` lanes per register (AVX-512 BW): an accumulator of 128 lanes is four
+//! ZMM registers, a quarter of the 32 the instruction set has, so both perspectives' edits and
+//! the whole forward pass stay in registers; `vpmaddwd` on ZMM does 32 multiply-adds at once.
+
+use crate::backend::features;
+use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, Perspective, QA, changes, feature};
+use crate::quad::Quad;
+use crate::square::Squares;
+use std::arch::x86_64::*;
+
+/// Registers per accumulator.
+const REGS: usize = HIDDEN / 32;
+
+// ANCHOR: nnue
+#[inline]
+#[features(avx512)]
+fn load(lanes: &Lanes) -> [__m512i; REGS] {
+    let base = lanes.0.as_ptr().cast::<__m512i>();
+    // SAFETY: `Lanes` is `HIDDEN` i16 aligned to 64: `REGS` aligned 64-byte loads within it.
+    std::array::from_fn(|i| unsafe { _mm512_load_si512(base.add(i)) })
+}
+
+#[inline]
+#[features(avx512)]
+fn store(regs: [__m512i; REGS], lanes: &mut Lanes) {
+    let base = lanes.0.as_mut_ptr().cast::<__m512i>();
+    for (i, reg) in regs.into_iter().enumerate() {
+        // SAFETY: as in `load`, and `lanes` is borrowed mutably.
+        unsafe { _mm512_store_si512(base.add(i), reg) };
+    }
+}
+
+/// One perspective's accumulator, starting from `start`, with the rows of `out` subtracted and
+/// those of `into` added, all in registers.
+#[inline]
+#[features(avx512)]
+fn edit(
+    start: &Lanes,
+    net: &Network,
+    out: impl Iterator<Item = usize>,
+    into: impl Iterator<Item = usize>,
+) -> [__m512i; REGS] {
+    let mut regs = load(start);
+    for f in out {
+        let row = load(net.row(f));
+        regs = std::array::from_fn(|i| _mm512_sub_epi16(regs[i], row[i]));
+    }
+    for f in into {
+        let row = load(net.row(f));
+        regs = std::array::from_fn(|i| _mm512_add_epi16(regs[i], row[i]));
+    }
+    regs
+}
+
+#[inline]
+#[features(avx512)]
+pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
+    let mut acc = Accumulators::default();
+    let perspectives = [
+        (&mut acc.us, Perspective::Us),
+        (&mut acc.them, Perspective::Them),
+    ];
+    for (lanes, perspective) in perspectives {
+        let pieces =
+            Squares(quad.occupied()).filter_map(|sq| feature(quad.nibble(sq), sq, perspective));
+        store(
+            edit(&net.feature_bias, net, std::iter::empty(), pieces),
+            lanes,
+        );
+    }
+    acc
+}
+
+#[inline]
+#[features(avx512)]
+pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
+    let perspectives = [
+        (&mut acc.us, Perspective::Us),
+        (&mut acc.them, Perspective::Them),
+    ];
+    for (lanes, perspective) in perspectives {
+        let left = changes(before, delta).filter_map(|c| feature(c.before, c.sq, perspective));
+        let arrived = changes(before, delta).filter_map(|c| feature(c.after, c.sq, perspective));
+        let regs = edit(lanes, net, left, arrived);
+        store(regs, lanes);
+    }
+}
+
+/// As avx2's, 32 lanes at a time; `vpmaddwd` leaves sixteen `i32` sums, which one reduction adds.
+#[inline]
+#[features(avx512)]
+pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
+    let (zero, ceiling) = (_mm512_setzero_si512(), _mm512_set1_epi16(QA as i16));
+    let mut sum = _mm512_setzero_si512();
+    let layers = [
+        (&acc.us, &net.output_weights[0]),
+        (&acc.them, &net.output_weights[1]),
+    ];
+    for (lanes, weights) in layers {
+        let (x, w) = (load(lanes), load(weights));
+        for i in 0..REGS {
+            let v = _mm512_min_epi16(_mm512_max_epi16(x[i], zero), ceiling);
+            sum = _mm512_add_epi32(sum, _mm512_madd_epi16(v, _mm512_mullo_epi16(v, w[i])));
+        }
+    }
+    net.finish(_mm512_reduce_add_epi32(sum))
+}
+// ANCHOR_END: nnue
