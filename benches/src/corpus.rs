@@ -9,11 +9,11 @@
 use std::collections::HashSet;
 
 use qbb::conformance::SplitMix64;
+use qbb::nnue::{Accumulators, Network};
 use qbb::{
     Backend, ClassicalBoard, DenseBoard, Mailbox, MoveAspects, NibbleBoard, PieceType, Quad,
     Scalar, SliderPosition, Special, Square, Squares,
 };
-use qbb::nnue::{Accumulators, Network};
 use qbb_corpus::Suite;
 use qbb_engine::{MoveList, Position};
 
@@ -111,7 +111,10 @@ impl Corpus {
             dense: positions.iter().map(|q| s.to_dense(q)).collect(),
             hash_states: (0..n).map(|_| rng.next_u64()).collect(),
             nnue_deltas: Vec::new(),
-            accumulators: positions.iter().map(|q| s.nnue_refresh(q, &network)).collect(),
+            accumulators: positions
+                .iter()
+                .map(|q| s.nnue_refresh(q, &network))
+                .collect(),
             network,
         };
         corpus.nnue_deltas = corpus.moves.iter().map(|m| s.move_delta(m)).collect();
