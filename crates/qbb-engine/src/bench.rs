@@ -131,6 +131,7 @@ pub enum BenchError {
 pub fn run(
     backend: BackendKind,
     depth: u32,
+    use_nnue: bool,
     each: &mut (dyn FnMut(&PositionOutcome) + Send),
 ) -> Result<Summary, BenchError> {
     if !DEPTHS.contains(&depth) {
@@ -141,7 +142,7 @@ pub fn run(
         let searching = thread::Builder::new()
             .name("bench".into())
             .stack_size(SEARCH_STACK_BYTES)
-            .spawn_scoped(scope, || search_all(backend, depth, each))?;
+            .spawn_scoped(scope, || search_all(backend, depth, use_nnue, each))?;
         // A panic in the search is a bug: let it surface as one.
         searching
             .join()
@@ -153,9 +154,11 @@ pub fn run(
 fn search_all(
     backend: BackendKind,
     depth: u32,
+    use_nnue: bool,
     each: &mut dyn FnMut(&PositionOutcome),
 ) -> Result<Summary, BenchError> {
     let mut searcher = Searcher::new(HASH_MB)?;
+    searcher.evaluator_mut().set_use_nnue(use_nnue);
     let mut summary = Summary {
         nodes: 0,
         elapsed: Duration::ZERO,

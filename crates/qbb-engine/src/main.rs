@@ -19,7 +19,7 @@ use qbb_engine::{bench, datagen};
 enum Command {
     Uci,
     Help,
-    Bench { depth: u32 },
+    Bench { depth: u32, use_nnue: bool },
     Datagen(DatagenArgs),
 }
 
@@ -57,7 +57,7 @@ fn main() -> ExitCode {
             print!("{}", usage());
             ExitCode::SUCCESS
         }
-        Ok(Command::Bench { depth }) => finish("bench", run_bench(depth)),
+        Ok(Command::Bench { depth, use_nnue }) => finish("bench", run_bench(depth, use_nnue)),
         Ok(Command::Datagen(args)) => finish("datagen", run_datagen(args)),
         Err(why) => {
             eprintln!("qbb-engine: {why}\n(`qbb-engine --help` lists the commands)");
@@ -84,9 +84,11 @@ fn usage() -> String {
 
 Usage:
   qbb-engine [uci]          speak UCI on standard input and output (the default)
-  qbb-engine bench [DEPTH]  search {positions} fixed positions to DEPTH ({first} to {last}, default {depth})
-                            and print `N nodes M nps` last: N is the same on every run and
-                            every backend
+  qbb-engine bench [DEPTH] [--eval nnue|hand]
+                            search {positions} fixed positions to DEPTH ({first} to {last}, default {depth})
+                            with the network or the hand-written evaluation (default the
+                            network), and print `N nodes M nps` last: N is the same on every
+                            run and every backend
   qbb-engine datagen --games N --seed S --out PATH [--nodes K] [--threads T] [--random-plies R]
                     [--eval nnue|hand]
                             self-play training data, one `<fen> | <score> | <result>` line per
@@ -109,18 +111,39 @@ fn parse(args: &[String]) -> Result<Command, String> {
     match words[..] {
         [] | ["uci"] => Ok(Command::Uci),
         ["-h" | "--help" | "help"] => Ok(Command::Help),
-        ["bench"] => Ok(Command::Bench {
-            depth: bench::DEFAULT_DEPTH,
-        }),
-        ["bench", depth] => {
-            let depths = u64::from(*bench::DEPTHS.start())..=u64::from(*bench::DEPTHS.end());
-            Ok(Command::Bench {
-                depth: number("bench: the depth", depth, &depths)?,
-            })
-        }
-        ["bench", ..] => Err("bench takes one argument at most: the depth".to_string()),
+        ["bench", ref rest @ ..] => parse_bench(rest),
         ["datagen", ref flags @ ..] => parse_datagen(flags).map(Command::Datagen),
         [word, ..] => Err(format!("unknown command {word:?}")),
+    }
+}
+
+/// `bench [DEPTH] [--eval nnue|hand]`.
+fn parse_bench(words: &[&str]) -> Result<Command, String> {
+    let (depth, eval) = match words {
+        [] => (None, None),
+        ["--eval", eval] => (None, Some(*eval)),
+        [depth] => (Some(*depth), None),
+        [depth, "--eval", eval] => (Some(*depth), Some(*eval)),
+        _ => return Err("bench takes a depth and --eval nnue|hand, both optional".to_string()),
+    };
+    let depths = u64::from(*bench::DEPTHS.start())..=u64::from(*bench::DEPTHS.end());
+    Ok(Command::Bench {
+        depth: depth.map_or(Ok(bench::DEFAULT_DEPTH), |d| {
+            number("bench: the depth", d, &depths)
+        })?,
+        use_nnue: evaluation("bench", eval)?,
+    })
+}
+
+/// `--eval`'s value: the network (the default) or the hand-written evaluation.
+fn evaluation(command: &str, value: Option<&str>) -> Result<bool, String> {
+    match value {
+        None | Some("nnue") => Ok(true),
+        Some("hand") => Ok(false),
+        Some(other) => Err(format!(
+            "{command}: --eval {other:?}: expected nnue (the network) or hand (the hand-written \
+             evaluation)"
+        )),
     }
 }
 
@@ -166,16 +189,7 @@ fn parse_datagen(flags: &[&str]) -> Result<DatagenArgs, String> {
         random_plies: random_plies.map_or(Ok(datagen::DEFAULT_RANDOM_PLIES), |v| {
             number("datagen: --random-plies", v, &datagen::RANDOM_PLIES)
         })?,
-        use_nnue: match eval {
-            None | Some("nnue") => true,
-            Some("hand") => false,
-            Some(other) => {
-                return Err(format!(
-                    "datagen: --eval {other:?}: expected nnue (the network) or hand (the \
-                     hand-written evaluation)"
-                ));
-            }
-        },
+        use_nnue: evaluation("datagen", eval)?,
         out: PathBuf::from(out),
     })
 }
@@ -227,12 +241,12 @@ fn backend() -> Result<BackendKind, Box<dyn std::error::Error>> {
     Ok(BackendKind::selected()?)
 }
 
-fn run_bench(depth: u32) -> Result<(), Box<dyn std::error::Error>> {
+fn run_bench(depth: u32, use_nnue: bool) -> Result<(), Box<dyn std::error::Error>> {
     let backend = backend()?;
     let mut stdout = io::stdout();
     // A progress line that cannot be written (a closed pipe) is not worth stopping for; the
     // summary is.
-    let summary = bench::run(backend, depth, &mut |outcome| {
+    let summary = bench::run(backend, depth, use_nnue, &mut |outcome| {
         let _ = writeln!(io::stdout(), "{outcome}");
     })?;
     writeln!(stdout, "{summary}")?;
@@ -290,9 +304,24 @@ mod tests {
     #[test]
     fn bench_takes_an_optional_depth_in_range() {
         let depth = bench::DEFAULT_DEPTH;
-        assert_eq!(parsed("bench"), Ok(Command::Bench { depth }));
-        assert_eq!(parsed("bench 4"), Ok(Command::Bench { depth: 4 }));
-        for bad in ["bench x", "bench 0", "bench 1000", "bench -3", "bench 4 5"] {
+        let use_nnue = true;
+        assert_eq!(parsed("bench"), Ok(Command::Bench { depth, use_nnue }));
+        assert_eq!(parsed("bench 4"), Ok(Command::Bench { depth: 4, use_nnue }));
+        assert_eq!(
+            parsed("bench 4 --eval hand"),
+            Ok(Command::Bench {
+                depth: 4,
+                use_nnue: false
+            })
+        );
+        for bad in [
+            "bench x",
+            "bench 0",
+            "bench 1000",
+            "bench -3",
+            "bench 4 5",
+            "bench 4 --eval x",
+        ] {
             let why = parsed(bad).expect_err(bad);
             assert!(why.contains("bench"), "{bad}: {why}");
         }

@@ -9,7 +9,7 @@ use qbb_engine::bench::{self, PositionOutcome};
 /// Every position's nodes and best move at `depth` on `backend`, and the total.
 fn bench_on(backend: BackendKind, depth: u32) -> (Vec<(u64, Option<String>)>, u64) {
     let mut each = Vec::new();
-    let summary = bench::run(backend, depth, &mut |o: &PositionOutcome| {
+    let summary = bench::run(backend, depth, true, &mut |o: &PositionOutcome| {
         each.push((o.nodes, o.best_move.clone()));
     })
     .unwrap_or_else(|e| panic!("bench on {backend}: {e}"));
