@@ -15,6 +15,9 @@
 #   model/     llvm-mca's predictions of every routine on every CPU of the report's model.json,
 #              predicted against measured, and the checks of every row that differs (llvm-mca
 #              run again on the probes of the listings below)
+#   nnue/      the NNUE chapter's excerpts of the sources, the network built into the engine
+#              (crates/qbb-engine/nets/default.nnue) and the matches of reports/*/match/ that set
+#              `Use NNUE` or `EvalFile`                                 (tools/generate.py nnue)
 #
 # Usage: book/generate.sh [MACHINE]
 #   MACHINE is a folder of reports/ (default: the most recently measured report that has
@@ -131,5 +134,9 @@ python3 book/tools/generate.py inlining-fix "$tmp/before-fix.json" \
 echo "generate: the model of reports/$machine" >&2
 rm -rf "$out/model"
 python3 book/tools/generate.py model "reports/$machine" "${listings[@]}"
+
+# ---- nnue: the chapter's source excerpts, the embedded network, what the network bought --------
+rm -rf "$out/nnue"
+python3 book/tools/generate.py nnue reports
 
 echo "generate: done; now run book/check.sh" >&2

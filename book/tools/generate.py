@@ -16,6 +16,9 @@ Called by book/generate.sh, which runs the commands whose output this reads:
   model    <reports dir> [<listing.s>...]     llvm-mca's predictions (model.json) on every CPU,
                                               predicted against measured, and the checks of each
                                               row that differs (the listings: the probes' code)
+  nnue     <reports>                          the NNUE chapter's excerpts of the sources, the
+                                              network built into the engine, and the matches
+                                              that set `Use NNUE` or `EvalFile`
 
 Nothing here measures or invents a number: every figure written comes from a file named on the
 command line, or from llvm-mca run on the listings named there (mca, model).
@@ -72,6 +75,7 @@ GROUPS = [
     ("classical", 16, ["to_classical", "from_classical"]),
     ("dense", 16, ["to_dense", "from_dense"]),
     ("hash", 17, ["hash_manino", "hash_zobrist"]),
+    ("nnue", 18, ["nnue_refresh", "nnue_update", "nnue_evaluate"]),
 ]
 
 # Anchors around helpers that chapters include themselves (not one of a routine's anchors).
@@ -128,7 +132,8 @@ def support_line(backend, probes, support):
     states = {p: routines.get(routine_id(p)) for p in probes}
     if all(s == "native" for s in states.values()):
         return None
-    parts = []
+    # Routines inherited from the same backend for the same reason share one sentence.
+    reasons = {}
     for probe, state in states.items():
         if state is None:
             raise SystemExit(f"generate: `qbb backends` says nothing about {backend} {probe}")
@@ -137,7 +142,11 @@ def support_line(backend, probes, support):
         m = re.fullmatch(r"inherited: from (\w+) \((.*)\)", state)
         if not m:
             raise SystemExit(f"generate: cannot read `{state}` ({backend} {probe})")
-        parts.append(f"`{probe}` is inherited from `{m.group(1)}`: {m.group(2)}.")
+        reasons.setdefault((m.group(1), m.group(2)), []).append(f"`{probe}`")
+    parts = []
+    for (source, why), probes in reasons.items():
+        verb = "is" if len(probes) == 1 else "are"
+        parts.append(f"{and_list(probes)} {verb} inherited from `{source}`: {why}.")
     return " ".join(parts)
 
 
@@ -298,6 +307,13 @@ def find_function(functions, name):
     return matches[0] if matches else None
 
 
+NOT_LISTED = (
+    "*The listings this page was generated from hold no probe of {probes}. `book/generate.sh` "
+    "makes the listings from the current sources (`cargo asm -p qbb --features asm-probes`), and "
+    "this section then shows every backend's machine code for them, with its counts.*\n"
+)
+
+
 def asm(listings, support_json):
     functions = {}
     for listing in listings:
@@ -308,6 +324,12 @@ def asm(listings, support_json):
     header = "| routine | " + " | ".join(title for _, title in PROBES) + " |\n"
     header += "| --- |" + " ---: |" * len(PROBES) + "\n"
     for anchor, _row, probes in GROUPS:
+        if not any(find_function(functions, f"qbb::probes::{module}::{probe}")
+                   for module, _ in PROBES for probe in probes):
+            print(f"generate: no probe of {anchor} in the listings", file=sys.stderr)
+            write(out / f"{anchor}.md", HEADER.format(source="`cargo asm` on the asm-probes of crate qbb")
+                  + NOT_LISTED.format(probes=", ".join(f"`{p}`" for p in probes)))
+            continue
         table = header
         details = ""
         for probe in probes:
@@ -1447,6 +1469,35 @@ NO_COUNTS_SVG = (
 )
 
 
+NOT_MEASURED_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="40" viewBox="0 0 640 40">'
+    '<rect width="640" height="40" fill="#fff"/>'
+    '<text x="10" y="25" font-family="sans-serif" font-size="14">{text}</text></svg>\n'
+)
+
+
+def measured_in(bench):
+    """The folders of reports/ whose results.json has a timed row of `bench`."""
+    found = []
+    for path in sorted((REPO / "reports").glob("*/results.json")):
+        rows = json.loads(path.read_text()).get("results", [])
+        if any(r.get("benchmark") == bench for r in timed(rows)):
+            found.append(path.parent.name)
+    return found
+
+
+def not_yet_measured(bench, machine_id):
+    """What stands in a chapter where the table of a benchmark the report lacks would be."""
+    elsewhere = [m for m in measured_in(bench) if m != machine_id]
+    if elsewhere:
+        where = ", ".join(f"`reports/{m}`" for m in elsewhere)
+        return (f"*Not in `reports/{machine_id}`, the report this book shows; measured in "
+                f"{where} (`book/generate.sh MACHINE` shows that report instead).*\n")
+    return (f"*Not yet measured on a committed machine: no report in `reports/` has a row of "
+            f"`{bench}`. Run `cargo run --release -p qbb-lab -- compare` (or `compare --bench "
+            f"{bench}` for this benchmark alone) to measure it on yours.*\n")
+
+
 def results(report_dir):
     report_dir = Path(report_dir)
     report = json.loads((report_dir / "results.json").read_text())
@@ -1470,13 +1521,18 @@ def results(report_dir):
 
     counts_source = f"reports/{machine_id}/instructions.json"
     sources = f"`{source}`" + (f" and `{counts_source}`" if counts else "")
+    unmeasured = []
     for anchor, _row, probes in GROUPS:
         text = HEADER.format(source=sources)
         for probe in probes:
             for bench in (routine_id(probe), routine_id(probe) + "-latency"):
                 if bench not in by_bench:
                     if bench == routine_id(probe):
-                        raise SystemExit(f"generate: {source} has no benchmark {bench}")
+                        # A routine newer than the report: say so where its table would be.
+                        print(f"generate: {source} has no benchmark {bench}", file=sys.stderr)
+                        unmeasured.append(bench)
+                        text += f"**`{bench}`** (throughput):\n\n"
+                        text += not_yet_measured(bench, machine_id) + "\n"
                     continue
                 kind = "latency" if bench.endswith("-latency") else "throughput"
                 text += f"**`{bench}`** ({kind}):\n\n"
@@ -1502,6 +1558,10 @@ def results(report_dir):
         ) + "\n"
     write(out / "provenance.md", text)
 
+    for bench in unmeasured:
+        write(out / "verdicts" / f"{bench}.md", HEADER.format(source=f"`{source}`") + (
+            f"`reports/{machine_id}/results.json` has no row of `{bench}`, so there is no "
+            "measured verdict on it here.\n"))
     write(out / "conversions.md", conversions_table(report, source))
     write(out / "overview.md", overview_table(report, source))
     write(out / "verdict.md", verdict(report, source))
@@ -1554,6 +1614,11 @@ def results(report_dir):
     for name in ("overview.svg", "instructions.svg"):
         if (report_dir / name).exists() and (name != "instructions.svg" or counts is not None):
             shutil.copy(report_dir / name, charts / name)
+    # The charts a chapter shows for a routine the report has not measured: one line that says so.
+    for bench in unmeasured:
+        if not (charts / f"{bench}.svg").exists():
+            write(charts / f"{bench}.svg", NOT_MEASURED_SVG.format(
+                text=html.escape(f"{bench}: no measurement in reports/{machine_id} yet")))
 
 
 # ---- mca: the dependency chains of the latency benchmarks, in llvm-mca's model of Zen 3 ------------
@@ -2388,6 +2453,183 @@ def model_page(report_dir, listing_paths):
         write(out / f"{name}.md", text)
 
 
+# ---- nnue: the NNUE chapter's excerpts, the network built into the engine, the matches ----------
+
+# The excerpts of the sources the NNUE chapter shows: each a list of items of one file, found by
+# the start of their first line (an item runs to its closing brace, or is one line ending in `;`),
+# with their doc comments and attributes. A signature that is missing or not unique stops the run.
+NNUE_EXCERPTS = {
+    "constants": ("crates/qbb/src/nnue.rs",
+                  ["pub const INPUTS", "pub const HIDDEN", "pub const QA", "pub const QB",
+                   "pub const SCALE"]),
+    "feature": ("crates/qbb/src/nnue.rs", ["pub const fn feature("]),
+    "changes": ("crates/qbb/src/nnue.rs", ["pub fn changes("]),
+    "flipped": ("crates/qbb/src/nnue.rs", ["pub fn flipped("]),
+    "finish": ("crates/qbb/src/nnue.rs", ["pub fn finish("]),
+    "evaluator": ("crates/qbb-engine/src/nnue.rs",
+                  ["pub fn set_root<", "pub fn make_move<", "pub fn evaluate<"]),
+}
+
+
+def source_item(lines, signature, path):
+    """The lines of the item whose first line starts with `signature` (after indentation), its
+    doc comments and attributes included."""
+    at = [i for i, line in enumerate(lines) if line.lstrip().startswith(signature)]
+    if len(at) != 1:
+        raise SystemExit(f"generate: {path}: {len(at)} items start with `{signature}` (wants 1)")
+    start = end = at[0]
+    while start > 0 and lines[start - 1].lstrip().startswith(("///", "#[")):
+        start -= 1
+    if "{" not in lines[end] and lines[end].rstrip().endswith(";"):
+        return lines[start:end + 1]
+    depth, opened = 0, False
+    while True:
+        code = lines[end].split("//")[0]
+        depth += code.count("{") - code.count("}")
+        opened = opened or "{" in code
+        if opened and depth == 0:
+            return lines[start:end + 1]
+        end += 1
+        if end == len(lines):
+            raise SystemExit(f"generate: {path}: `{signature}` does not close")
+
+
+def excerpt(path, signatures):
+    """The items, dedented, blank-line separated; consecutive one-line items stay together."""
+    lines = (REPO / path).read_text().splitlines()
+    items = [source_item(lines, s, path) for s in signatures]
+    indent = min(len(l) - len(l.lstrip()) for item in items for l in item if l.strip())
+    parts = ["\n".join(l[indent:] for l in item) for item in items]
+    text = parts[0]
+    for before, part in zip(items, parts[1:]):
+        single = len(before) == 1 or before[-1].rstrip().endswith(";")
+        text += ("\n" if single and part.count("\n") <= 2 else "\n\n") + part
+    return text
+
+
+def network_facts(header):
+    """The network built into the engine, in a few generated sentences."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.dont_write_bytecode = True  # no __pycache__ beside the tools
+    import subprocess
+    import nnue_net
+
+    net, size, checksum = nnue_net.read_network()
+    values = net.weights()
+    nonzero = sum(1 for v in values if v)
+    rel = nnue_net.EMBEDDED.relative_to(REPO)
+    commit = subprocess.run(["git", "log", "-1", "--format=%h, %cs", "--", str(rel)], cwd=REPO,
+                            capture_output=True, text=True).stdout.strip()
+    named = f"`{rel}` ({size} bytes, checksum `{checksum:#018x}`" + \
+        (f", last committed in {commit}" if commit else "") + ")"
+    start = nnue_net.relative_codes("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR")
+    start_cp = nnue_net.evaluate(nnue_net.refresh(start, net), net)
+    if nonzero == 0:
+        return header + (
+            f"The network built into the engine, {named}, has every one of its {len(values)} "
+            "weights and biases at zero: it scores every position 0 cp, for either side. With "
+            "it, `Use NNUE` on (the default) gives the search a constant evaluation, and the "
+            "numbers of the `qbb show` pictures above are all zero for the same reason. A trained "
+            "network in this file fills them in at the next `book/generate.sh`.\n")
+    span = lambda vs: f"{min(vs)} to {max(vs)}"
+    features = [v for row in net.rows for v in row]
+    outputs = [v for row in net.output for v in row]
+    return header + (
+        f"The network built into the engine, {named}: {nonzero} of its {len(values)} weights "
+        f"and biases are non-zero. Feature weights run from {span(features)} and the feature "
+        f"bias from {span(net.bias)} (scale QA = {nnue_net.QA}); output weights from "
+        f"{span(outputs)} (scale QB = {nnue_net.QB}); the output bias is {net.output_bias} "
+        f"(scale QA · QB). It scores the start position {start_cp} cp for the side to move "
+        "(the book's Python copy of the scalar reference, `book/tools/nnue_net.py`).\n")
+
+
+def match_files(reports_root):
+    """The match summaries of every report: `match/*.json` and `match/*/results.json`."""
+    root = Path(reports_root)
+    return sorted(set(root.glob("*/match/*.json")) | set(root.glob("*/match/*/results.json")))
+
+
+def match_options(command, side):
+    """The `--engine-option` or `--opponent-option` values of a crates/qbb-engine/tools/match.py
+    command line (its summaries record no options of their own)."""
+    return re.findall(rf"--{side}-option (.+?)(?= --|$)", command or "")
+
+
+def match_row(path, m):
+    """One match summary as a row: reports/match.py's results.json (an `engines` list, the Elo
+    from game pairs) or the older crates/qbb-engine/tools/match.py summary."""
+    full = path.resolve()
+    where = f"`{full.relative_to(REPO) if full.is_relative_to(REPO) else path}`"
+    if "engines" in m:
+        def side(e):
+            options = ", ".join(f"{k}={v}" for k, v in (e.get("options") or {}).items())
+            return f"{e.get('name', '?')} ({options or 'default options'})"
+        first, second = (m["engines"] + [{}, {}])[:2]
+        games = f"{m.get('games', '?')}"
+        if not m.get("complete", True):
+            games += f" of {m.get('games_planned', '?')}"
+        elo = (m.get("elo") or {}).get("text", "no complete pair")
+        tc = (m.get("time_control") or {}).get("text", "?")
+    else:
+        first = {"name": m.get("engine", "?")}
+        options = match_options(m.get("command"), "engine")
+        side = lambda e: e["name"] + (f" ({', '.join(options)})" if options and e is first else "")
+        second = {"name": m.get("opponent", "?")}
+        games, tc = f"{m.get('games', '?')}", m.get("time_control", "?")
+        show = lambda x: "unbounded" if x is None else f"{x:+.0f}"
+        elo = (f"{show(m.get('elo'))} (95%: {show(m.get('elo_95_low'))} to "
+               f"{show(m.get('elo_95_high'))})")
+    return (f"| {where} | {side(first)} | {side(second)} | {games} | "
+            f"+{m.get('wins', '?')} ={m.get('draws', '?')} -{m.get('losses', '?')} | "
+            f"{m.get('score', '?')} | {elo} | {tc} |\n")
+
+
+def nnue_matches(header, reports_root):
+    """The matches that measure the network, those whose summary names `Use NNUE` or `EvalFile`
+    anywhere (an engine's options, its command), in a table; else what to run."""
+    found = []
+    for path in match_files(reports_root):
+        m = json.loads(path.read_text())
+        if re.search(r"use nnue|evalfile", json.dumps(m), re.I):
+            found.append((path, m))
+    if not found:
+        return header + (
+            "*Not yet played on a committed machine: no match summary under `reports/*/match/` "
+            "names `Use NNUE` or `EvalFile`. The match that measures what the network bought is "
+            "the engine against itself with the hand-written evaluation, played by "
+            "`reports/match.py` (game pairs from a fixed book of openings, the Elo interval from "
+            "the pairs):*\n\n"
+            "```sh\ncargo build --release -p qbb-engine\n"
+            "reports/match.sh \\\n"
+            "    --engine 'name=nnue,cmd=target/release/qbb-engine,option.Use NNUE=true' \\\n"
+            "    --engine 'name=hand,cmd=target/release/qbb-engine,option.Use NNUE=false' \\\n"
+            "    --tc 5+0.05 --games 200 --concurrency 2 "
+            "--out reports/MACHINE/match/nnue-vs-hand\n```\n\n"
+            "*Its `results.json` appears in this section at the next `book/generate.sh`.*\n")
+    text = header + ("| match | first engine | second engine | games | the first's wins, draws, "
+                     "losses | score | Elo difference, first over second | time control |\n"
+                     "| --- | --- | --- | ---: | ---: | ---: | --- | --- |\n")
+    for path, m in found:
+        text += match_row(path, m)
+    text += ("\nEach row as the match's own summary gives it; the machine, the commit, the "
+             "binaries and the games are in the files beside it (`results.md`, `games.pgn`). "
+             "`reports/match.py` computes the Elo interval from game pairs, each opening played "
+             "with both colours (the pentanomial model); the older "
+             "`crates/qbb-engine/tools/match.py` from single games.\n")
+    return text
+
+
+def nnue(reports_root):
+    out = OUT / "nnue"
+    for name, (path, signatures) in NNUE_EXCERPTS.items():
+        text = HEADER.format(source=f"`{path}`")
+        write(out / f"{name}.md", text + "```rust\n" + excerpt(path, signatures) + "\n```\n")
+    write(out / "network.md", network_facts(
+        HEADER.format(source="`crates/qbb-engine/nets/default.nnue`")))
+    write(out / "match.md", nnue_matches(
+        HEADER.format(source="the match summaries under `reports/*/match/`"), reports_root))
+
+
 def main(argv):
     if len(argv) < 2:
         raise SystemExit(__doc__)
@@ -2409,6 +2651,8 @@ def main(argv):
         mca(args)
     elif command == "model":
         model_page(args[0], args[1:])
+    elif command == "nnue":
+        nnue(args[0])
     else:
         raise SystemExit(f"generate: unknown command {command}\n{__doc__}")
 
