@@ -223,7 +223,7 @@ mod tests {
     #[test]
     fn a_depth_out_of_range_is_refused() {
         for depth in [0, search::MAX_DEPTH + 1] {
-            let refused = run(BackendKind::Scalar, depth, &mut |_| {});
+            let refused = run(BackendKind::Scalar, depth, true, &mut |_| {});
             assert!(matches!(refused, Err(BenchError::Depth(d)) if d == depth));
         }
     }

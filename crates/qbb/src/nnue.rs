@@ -117,6 +117,7 @@ pub struct Change {
 
 /// The squares `delta` changes on `before`, in square order: two to four for a legal move, up to
 /// 64 for an arbitrary delta.
+#[inline(always)]
 pub fn changes(before: &Quad, delta: &Quad) -> impl Iterator<Item = Change> + use<> {
     let (before, delta) = (*before, *delta);
     // Every plane: a capture by a piece of the same type changes only the colour bit.

@@ -30,27 +30,20 @@ fn store(regs: [__m512i; REGS], lanes: &mut Lanes) {
     }
 }
 
-/// One perspective's accumulator, starting from `start`, with the rows of `out` subtracted and
-/// those of `into` added, all in registers.
+/// `regs` with `row` subtracted (`out`) or added, lane by lane.
 #[inline]
 #[features(avx512)]
-fn edit(
-    start: &Lanes,
-    net: &Network,
-    out: impl Iterator<Item = usize>,
-    into: impl Iterator<Item = usize>,
-) -> [__m512i; REGS] {
-    let mut regs = load(start);
-    for f in out {
-        let row = load(net.row(f));
-        regs = std::array::from_fn(|i| _mm512_sub_epi16(regs[i], row[i]));
+fn edit(regs: [__m512i; REGS], row: &Lanes, out: bool) -> [__m512i; REGS] {
+    let row = load(row);
+    if out {
+        std::array::from_fn(|i| _mm512_sub_epi16(regs[i], row[i]))
+    } else {
+        std::array::from_fn(|i| _mm512_add_epi16(regs[i], row[i]))
     }
-    for f in into {
-        let row = load(net.row(f));
-        regs = std::array::from_fn(|i| _mm512_add_epi16(regs[i], row[i]));
-    }
-    regs
 }
+
+// Plain loops below, no iterator adapters: a closure compiled with the backend's features
+// cannot inline into a generic adapter compiled without them, and would stay a call.
 
 #[inline]
 #[features(avx512)]
@@ -61,16 +54,19 @@ pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
         (&mut acc.them, Perspective::Them),
     ];
     for (lanes, perspective) in perspectives {
-        let pieces =
-            Squares(quad.occupied()).filter_map(|sq| feature(quad.nibble(sq), sq, perspective));
-        store(
-            edit(&net.feature_bias, net, std::iter::empty(), pieces),
-            lanes,
-        );
+        let mut regs = load(&net.feature_bias);
+        for sq in Squares(quad.occupied()) {
+            if let Some(f) = feature(quad.nibble(sq), sq, perspective) {
+                regs = edit(regs, net.row(f), false);
+            }
+        }
+        store(regs, lanes);
     }
     acc
 }
 
+/// Each perspective's accumulator is loaded once, edited by every changed square (the old
+/// piece's row out, the new one's in) and stored once.
 #[inline]
 #[features(avx512)]
 pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
@@ -79,9 +75,15 @@ pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, n
         (&mut acc.them, Perspective::Them),
     ];
     for (lanes, perspective) in perspectives {
-        let left = changes(before, delta).filter_map(|c| feature(c.before, c.sq, perspective));
-        let arrived = changes(before, delta).filter_map(|c| feature(c.after, c.sq, perspective));
-        let regs = edit(lanes, net, left, arrived);
+        let mut regs = load(lanes);
+        for change in changes(before, delta) {
+            if let Some(f) = feature(change.before, change.sq, perspective) {
+                regs = edit(regs, net.row(f), true);
+            }
+            if let Some(f) = feature(change.after, change.sq, perspective) {
+                regs = edit(regs, net.row(f), false);
+            }
+        }
         store(regs, lanes);
     }
 }

@@ -25,25 +25,16 @@ fn store(vectors: [i16x32; VECTORS], lanes: &mut Lanes) {
     }
 }
 
-/// One perspective's accumulator from `start`, rows of `out` subtracted, rows of `into` added
-/// (the vector types' `+` and `-` wrap, as the reference's lanes do).
+/// `acc` with `row` subtracted (`out`) or added (the vector types' `+` and `-` wrap, as the
+/// reference's lanes do).
 #[inline(always)]
-fn edit(
-    start: &Lanes,
-    net: &Network,
-    out: impl Iterator<Item = usize>,
-    into: impl Iterator<Item = usize>,
-) -> [i16x32; VECTORS] {
-    let mut acc = load(start);
-    for f in out {
-        let row = load(net.row(f));
-        acc = std::array::from_fn(|i| acc[i] - row[i]);
+fn edit(acc: [i16x32; VECTORS], row: &Lanes, out: bool) -> [i16x32; VECTORS] {
+    let row = load(row);
+    if out {
+        std::array::from_fn(|i| acc[i] - row[i])
+    } else {
+        std::array::from_fn(|i| acc[i] + row[i])
     }
-    for f in into {
-        let row = load(net.row(f));
-        acc = std::array::from_fn(|i| acc[i] + row[i]);
-    }
-    acc
 }
 
 #[inline]
@@ -54,16 +45,19 @@ pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
         (&mut acc.them, Perspective::Them),
     ];
     for (lanes, perspective) in perspectives {
-        let pieces =
-            Squares(quad.occupied()).filter_map(|sq| feature(quad.nibble(sq), sq, perspective));
-        store(
-            edit(&net.feature_bias, net, std::iter::empty(), pieces),
-            lanes,
-        );
+        let mut vectors = load(&net.feature_bias);
+        for sq in Squares(quad.occupied()) {
+            if let Some(f) = feature(quad.nibble(sq), sq, perspective) {
+                vectors = edit(vectors, net.row(f), false);
+            }
+        }
+        store(vectors, lanes);
     }
     acc
 }
 
+/// Each perspective's accumulator is loaded once, edited by every changed square and stored
+/// once.
 #[inline]
 pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
     let perspectives = [
@@ -71,9 +65,15 @@ pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, n
         (&mut acc.them, Perspective::Them),
     ];
     for (lanes, perspective) in perspectives {
-        let left = changes(before, delta).filter_map(|c| feature(c.before, c.sq, perspective));
-        let arrived = changes(before, delta).filter_map(|c| feature(c.after, c.sq, perspective));
-        let vectors = edit(lanes, net, left, arrived);
+        let mut vectors = load(lanes);
+        for change in changes(before, delta) {
+            if let Some(f) = feature(change.before, change.sq, perspective) {
+                vectors = edit(vectors, net.row(f), true);
+            }
+            if let Some(f) = feature(change.after, change.sq, perspective) {
+                vectors = edit(vectors, net.row(f), false);
+            }
+        }
         store(vectors, lanes);
     }
 }

@@ -32,33 +32,20 @@ fn store(regs: [__m128i; REGS], lanes: &mut Lanes, half: usize) {
     }
 }
 
-/// `start` with the rows `out` yields subtracted and those `into` yields added, written to `to`,
-/// half by half (the row lists are walked once per half).
+/// `regs` (one half) with that half of `row` subtracted (`out`) or added, lane by lane.
 #[inline]
 #[features(sse2)]
-fn edit<O, I>(
-    start: &Lanes,
-    net: &Network,
-    to: &mut Lanes,
-    out: impl Fn() -> O,
-    into: impl Fn() -> I,
-) where
-    O: Iterator<Item = usize>,
-    I: Iterator<Item = usize>,
-{
-    for half in 0..2 {
-        let mut regs = load(start, half);
-        for f in out() {
-            let row = load(net.row(f), half);
-            regs = std::array::from_fn(|i| _mm_sub_epi16(regs[i], row[i]));
-        }
-        for f in into() {
-            let row = load(net.row(f), half);
-            regs = std::array::from_fn(|i| _mm_add_epi16(regs[i], row[i]));
-        }
-        store(regs, to, half);
+fn edit(regs: [__m128i; REGS], row: &Lanes, half: usize, out: bool) -> [__m128i; REGS] {
+    let row = load(row, half);
+    if out {
+        std::array::from_fn(|i| _mm_sub_epi16(regs[i], row[i]))
+    } else {
+        std::array::from_fn(|i| _mm_add_epi16(regs[i], row[i]))
     }
 }
+
+// Plain loops below, no iterator adapters: a closure compiled with the backend's features
+// cannot inline into a generic adapter compiled without them, and would stay a call.
 
 #[inline]
 #[features(sse2)]
@@ -69,14 +56,21 @@ pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
         (&mut acc.them, Perspective::Them),
     ];
     for (lanes, perspective) in perspectives {
-        let pieces = || {
-            Squares(quad.occupied()).filter_map(move |sq| feature(quad.nibble(sq), sq, perspective))
-        };
-        edit(&net.feature_bias, net, lanes, std::iter::empty, pieces);
+        for half in 0..2 {
+            let mut regs = load(&net.feature_bias, half);
+            for sq in Squares(quad.occupied()) {
+                if let Some(f) = feature(quad.nibble(sq), sq, perspective) {
+                    regs = edit(regs, net.row(f), half, false);
+                }
+            }
+            store(regs, lanes, half);
+        }
     }
     acc
 }
 
+/// Each half of each perspective's accumulator is loaded once, edited by every changed square
+/// (the old piece's row out, the new one's in) and stored once.
 #[inline]
 #[features(sse2)]
 pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
@@ -85,12 +79,18 @@ pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, n
         (&mut acc.them, Perspective::Them),
     ];
     for (lanes, perspective) in perspectives {
-        let left =
-            || changes(before, delta).filter_map(move |c| feature(c.before, c.sq, perspective));
-        let arrived =
-            || changes(before, delta).filter_map(move |c| feature(c.after, c.sq, perspective));
-        let start = *lanes;
-        edit(&start, net, lanes, left, arrived);
+        for half in 0..2 {
+            let mut regs = load(lanes, half);
+            for change in changes(before, delta) {
+                if let Some(f) = feature(change.before, change.sq, perspective) {
+                    regs = edit(regs, net.row(f), half, true);
+                }
+                if let Some(f) = feature(change.after, change.sq, perspective) {
+                    regs = edit(regs, net.row(f), half, false);
+                }
+            }
+            store(regs, lanes, half);
+        }
     }
 }
 
