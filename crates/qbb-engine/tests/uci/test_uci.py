@@ -55,9 +55,13 @@ class Protocol(unittest.TestCase):
     def test_handshake_names_the_engine_and_its_options(self):
         self.assertTrue(self.engine.id["name"].startswith("qbb-engine"))
         options = self.engine.options
-        for name in ["Hash", "Threads", "Backend", "Move Overhead", "UCI_Chess960"]:
+        for name in [
+            "Hash", "Threads", "Backend", "Move Overhead", "UCI_Chess960", "Use NNUE", "EvalFile",
+        ]:
             self.assertIn(name, options)
         self.assertEqual(options["Backend"].type, "combo")
+        self.assertEqual(options["Use NNUE"].type, "check")
+        self.assertEqual(options["EvalFile"].type, "string")
         self.assertIn("scalar", options["Backend"].var)
         self.engine.ping()
 
@@ -68,6 +72,16 @@ class Protocol(unittest.TestCase):
             self.assertIn(result.move, chess.Board().legal_moves)
         finally:
             engine.quit()
+
+    def test_either_evaluation_plays(self):
+        for nnue in [True, False]:
+            with self.subTest(use_nnue=nnue):
+                engine = open_engine(**{"Use NNUE": nnue})
+                try:
+                    result = engine.play(chess.Board(), chess.engine.Limit(depth=5))
+                    self.assertIn(result.move, chess.Board().legal_moves)
+                finally:
+                    engine.quit()
 
     def test_fixed_depth_answers_are_legal(self):
         for name, fen in POSITIONS.items():
@@ -207,6 +221,9 @@ class Robustness(unittest.TestCase):
                 b"position startpos moves e2e5\n",
                 b"setoption name Hash value -1\n",
                 b"setoption name Backend value warp\n",
+                b"setoption name EvalFile value /nonexistent/net.nnue\n",
+                b"setoption name EvalFile value /etc/passwd\n",
+                b"setoption name Use NNUE value perhaps\n",
                 b"go depth -3\n",
                 b"go perft lots\n",
                 b"x" * 65536 + b"\n",
