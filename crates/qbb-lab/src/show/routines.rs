@@ -952,65 +952,6 @@ fn hash(job: &Job, board: Block, before: u64, after: u64) -> String {
     draw::row(&[board, draw::text(&notes)], 3)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::show::draw::set_of;
-
-    fn job(routine: Routine) -> Job {
-        let fen = default_fen(routine);
-        let quad = Quad::from_placement(fen.split(' ').next().unwrap()).unwrap();
-        Job {
-            routine,
-            fen: fen.to_string(),
-            quad,
-            square: DEFAULT_SQUARE.parse().unwrap(),
-            writes: DEFAULT_WRITES
-                .iter()
-                .map(|w| inputs::parse_write(w).unwrap())
-                .collect(),
-            aspects: if takes_move(routine) {
-                inputs::move_aspects(fen, &quad, default_move(routine)).unwrap()
-            } else {
-                MoveAspects::quiet(Square::A1, Square::A1, 0)
-            },
-            move_text: default_move(routine).to_string(),
-        }
-    }
-
-    #[test]
-    fn the_lines_position_has_a_check_a_pin_and_a_discoverer_each() {
-        let Outcome::ChecksAndPins(_, [white, black]) =
-            compute(qbb::Scalar, &job(Routine::ChecksAndPins))
-        else {
-            panic!("checks and pins")
-        };
-        assert_eq!(white.checkers, set_of("e8"));
-        assert_eq!(white.check_mask, set_of("e2 e3 e4 e5 e6 e7 e8"));
-        assert_eq!(white.pinned, set_of("c3"));
-        assert_eq!(white.discoverers, 0);
-        assert_eq!(black.checkers, 0);
-        assert_eq!(black.pinned, set_of("f7"));
-        assert_eq!(black.discoverers, set_of("g4"));
-    }
-
-    #[test]
-    fn every_default_picture_fits_a_phone() {
-        for &routine in Routine::ALL {
-            let job = job(routine);
-            let text = draw(&job, "scalar", &compute(qbb::Scalar, &job));
-            for line in text.lines() {
-                assert!(
-                    line.chars().count() <= draw::WIDTH,
-                    "{routine}: {} columns:\n{line}",
-                    line.chars().count()
-                );
-            }
-            assert!(!text.contains(" NO\n"), "{routine}:\n{text}");
-        }
-    }
-}
-
 /// The relative board with what the network makes of each piece, then the accumulators, the
 /// evaluation and (for `nnue-update`) the move's edits.
 fn nnue_picture(job: &Job, o: &NnueOutcome) -> String {
@@ -1087,5 +1028,64 @@ fn relative_name(code: u8) -> String {
             TYPES[usize::from(kind) - 1]
         ),
         _ => "no piece".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::show::draw::set_of;
+
+    fn job(routine: Routine) -> Job {
+        let fen = default_fen(routine);
+        let quad = Quad::from_placement(fen.split(' ').next().unwrap()).unwrap();
+        Job {
+            routine,
+            fen: fen.to_string(),
+            quad,
+            square: DEFAULT_SQUARE.parse().unwrap(),
+            writes: DEFAULT_WRITES
+                .iter()
+                .map(|w| inputs::parse_write(w).unwrap())
+                .collect(),
+            aspects: if takes_move(routine) {
+                inputs::move_aspects(fen, &quad, default_move(routine)).unwrap()
+            } else {
+                MoveAspects::quiet(Square::A1, Square::A1, 0)
+            },
+            move_text: default_move(routine).to_string(),
+        }
+    }
+
+    #[test]
+    fn the_lines_position_has_a_check_a_pin_and_a_discoverer_each() {
+        let Outcome::ChecksAndPins(_, [white, black]) =
+            compute(qbb::Scalar, &job(Routine::ChecksAndPins))
+        else {
+            panic!("checks and pins")
+        };
+        assert_eq!(white.checkers, set_of("e8"));
+        assert_eq!(white.check_mask, set_of("e2 e3 e4 e5 e6 e7 e8"));
+        assert_eq!(white.pinned, set_of("c3"));
+        assert_eq!(white.discoverers, 0);
+        assert_eq!(black.checkers, 0);
+        assert_eq!(black.pinned, set_of("f7"));
+        assert_eq!(black.discoverers, set_of("g4"));
+    }
+
+    #[test]
+    fn every_default_picture_fits_a_phone() {
+        for &routine in Routine::ALL {
+            let job = job(routine);
+            let text = draw(&job, "scalar", &compute(qbb::Scalar, &job));
+            for line in text.lines() {
+                assert!(
+                    line.chars().count() <= draw::WIDTH,
+                    "{routine}: {} columns:\n{line}",
+                    line.chars().count()
+                );
+            }
+            assert!(!text.contains(" NO\n"), "{routine}:\n{text}");
+        }
     }
 }
