@@ -168,12 +168,7 @@ impl Network {
     /// A network whose every weight and bias is drawn from `weight` (tests and benchmarks).
     pub fn random(weight: &mut impl FnMut() -> i16) -> Box<Network> {
         let mut net = Network::zeroed();
-        let rows = net
-            .feature_weights
-            .iter_mut()
-            .chain([&mut net.feature_bias])
-            .chain(&mut net.output_weights);
-        for row in rows {
+        for row in net.rows_mut() {
             row.0 = std::array::from_fn(|_| weight());
         }
         net.output_bias = i32::from(weight()) * QB;
@@ -196,13 +191,25 @@ impl Network {
         value as i32
     }
 
-    /// The weights and biases in file order, little-endian.
-    fn payload(&self) -> Vec<u8> {
-        let lanes = self
-            .feature_weights
+    /// Every row of lanes in file order: the feature weights, the feature bias, the output
+    /// weights.
+    fn rows(&self) -> impl Iterator<Item = &Lanes> {
+        self.feature_weights
             .iter()
             .chain([&self.feature_bias])
-            .chain(&self.output_weights);
+            .chain(&self.output_weights)
+    }
+
+    fn rows_mut(&mut self) -> impl Iterator<Item = &mut Lanes> {
+        self.feature_weights
+            .iter_mut()
+            .chain([&mut self.feature_bias])
+            .chain(&mut self.output_weights)
+    }
+
+    /// The weights and biases in file order, little-endian.
+    fn payload(&self) -> Vec<u8> {
+        let lanes = self.rows();
         let mut bytes = Vec::with_capacity(PAYLOAD_BYTES);
         for row in lanes {
             for v in row.0 {
@@ -283,12 +290,7 @@ impl Network {
         let mut values = body[expected.len()..]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let rows = net
-            .feature_weights
-            .iter_mut()
-            .chain([&mut net.feature_bias])
-            .chain(&mut net.output_weights);
-        for row in rows {
+        for row in net.rows_mut() {
             for v in &mut row.0 {
                 *v = values.next().expect("the length was checked");
             }
