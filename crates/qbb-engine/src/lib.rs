@@ -4,9 +4,10 @@
 //! board, and make-move xors the move's delta quad into the board and flips it. Legal move
 //! generation is written once, colour-agnostic, with check and pin masks per node.
 //!
-//! On top of it: the evaluation ([`eval`]: tapered material and piece-square tables, counted terms
-//! through the weighted population count), the search ([`search`], with [`tt`] and [`time`]), and
-//! the UCI protocol ([`uci`]) that the `qbb-engine` binary speaks.
+//! On top of it: the evaluation, by default a small NNUE network kept up to date through make-move
+//! ([`nnue`]), else the hand-written one ([`eval`]: tapered material and piece-square tables,
+//! counted terms through the weighted population count), the search ([`search`], with [`tt`] and
+//! [`time`]), and the UCI protocol ([`uci`]) that the `qbb-engine` binary speaks.
 //!
 //! ```
 //! use qbb::BackendKind;
