@@ -29,7 +29,8 @@ use crate::square::{Square, Squares};
 /// Inputs per perspective: 2 colours × 6 piece types × 64 squares.
 pub const INPUTS: usize = 768;
 
-/// The feature transformer's width per perspective (see the book's NNUE chapter for why 128).
+/// The feature transformer's width per perspective: 128 lanes of `i16` are eight YMM registers,
+/// four ZMM, so a vector backend keeps a whole accumulator in registers while it edits it.
 pub const HIDDEN: usize = 128;
 
 /// The activation's ceiling, and the scale of the feature transformer's weights: 1.0 is `QA`.
