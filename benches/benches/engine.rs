@@ -49,18 +49,11 @@ const HASH_MB: usize = 16;
 #[inline(always)]
 fn search<B: Backend>(b: B, fen: &str, depth: u32) -> (u64, Duration) {
     let mut searcher = Searcher::new(HASH_MB).expect("16 MiB for the table");
-    let job = SearchJob {
-        position: Position::from_fen(fen).expect("bench FENs parse"),
-        history: Vec::new(),
-        limits: Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        },
-        move_overhead: Duration::ZERO,
-        chess960: false,
-        started: Instant::now(),
-        stop: Default::default(),
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
     };
+    let job = SearchJob::new(Position::from_fen(fen).expect("bench FENs parse"), limits);
     let started = Instant::now();
     let result = searcher.think(b, &job, &mut |_| {});
     (result.nodes, started.elapsed())

@@ -8,6 +8,8 @@ of the repository or from a fixed seed.
 import struct
 from pathlib import Path
 
+from diagrams import codes_of
+
 REPO = Path(__file__).resolve().parents[2]
 EMBEDDED = REPO / "crates" / "qbb-engine" / "nets" / "default.nnue"
 
@@ -111,8 +113,6 @@ def tame_network():
 
 # ---- the position, in the engine's relative reading ----------------------------------------------
 
-CODES = {"P": 2, "N": 4, "B": 6, "R": 8, "Q": 10, "K": 12,
-         "p": 3, "n": 5, "b": 7, "r": 9, "q": 11, "k": 13}
 TYPES = ["pawn", "knight", "bishop", "rook", "queen", "king"]
 
 
@@ -127,15 +127,7 @@ def square_name(sq):
 def relative_codes(placement, white_to_move=True):
     """The nibble of every square of the relative board (`Quad::to_relative`): the side to move's
     pieces carry the colour bit, and the board is mirrored when black is to move."""
-    codes = [0] * 64
-    for i, rank_text in enumerate(placement.split("/")):
-        rank, file = 7 - i, 0
-        for c in rank_text:
-            if c.isdigit():
-                file += int(c)
-            else:
-                codes[rank * 8 + file] = CODES[c]
-                file += 1
+    codes = codes_of(placement)
     if white_to_move:
         return [c ^ 1 if c > 1 else c for c in codes]
     return [codes[sq ^ 56] for sq in range(64)]

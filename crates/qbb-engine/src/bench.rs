@@ -10,9 +10,7 @@
 //! differs.
 
 use std::collections::TryReserveError;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use std::{fmt, io, thread};
 
 use qbb::{BackendError, BackendKind};
@@ -166,18 +164,11 @@ fn search_all(
     for (index, fen) in POSITIONS.iter().enumerate() {
         let position = Position::from_fen(fen).unwrap_or_else(|e| panic!("bench FEN {fen}: {e}"));
         searcher.new_game();
-        let job = SearchJob {
-            position,
-            history: Vec::new(),
-            limits: Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            move_overhead: Duration::ZERO,
-            chess960: false,
-            started: Instant::now(),
-            stop: Arc::new(AtomicBool::new(false)),
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
         };
+        let job = SearchJob::new(position, limits);
         let result = qbb::with_backend!(backend, |b| searcher.think(b, &job, &mut |_| {}))?;
         let outcome = PositionOutcome {
             index,

@@ -22,8 +22,8 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -352,17 +352,13 @@ pub fn play_game<B: Backend>(
         if plies >= MAX_PLIES {
             break GameResult::Draw;
         }
+        let limits = Limits {
+            nodes: Some(config.nodes),
+            ..Limits::default()
+        };
         let job = SearchJob {
-            position: pos,
             history: history.clone(),
-            limits: Limits {
-                nodes: Some(config.nodes),
-                ..Limits::default()
-            },
-            move_overhead: Duration::ZERO,
-            chess960: false,
-            started: Instant::now(),
-            stop: Arc::new(AtomicBool::new(false)),
+            ..SearchJob::new(pos, limits)
         };
         let found = searcher.think(backend, &job, &mut |_| {});
         let text = found.best_move.unwrap_or_default();

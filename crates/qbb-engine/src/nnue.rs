@@ -82,10 +82,6 @@ impl Evaluator {
         self.use_nnue = on;
     }
 
-    pub fn uses_nnue(&self) -> bool {
-        self.use_nnue
-    }
-
     /// Starts a search at `root`: its accumulators from scratch.
     #[inline(always)]
     pub fn set_root<B: Backend>(&mut self, b: B, root: &Position) {

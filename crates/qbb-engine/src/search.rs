@@ -48,6 +48,22 @@ pub struct SearchJob {
     pub stop: Arc<AtomicBool>,
 }
 
+impl SearchJob {
+    /// A search of `position` within `limits`, from now, with no game before it, no move
+    /// overhead and castling written as in standard chess (set the fields to change them).
+    pub fn new(position: Position, limits: Limits) -> SearchJob {
+        SearchJob {
+            position,
+            history: Vec::new(),
+            limits,
+            move_overhead: Duration::ZERO,
+            chess960: false,
+            started: Instant::now(),
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
+
 /// What the search says after each completed iteration (a UCI `info` line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
@@ -714,15 +730,7 @@ mod tests {
     use qbb::{BackendKind, Scalar};
 
     fn job(fen: &str, limits: Limits) -> SearchJob {
-        SearchJob {
-            position: Position::from_fen(fen).unwrap(),
-            history: Vec::new(),
-            limits,
-            move_overhead: Duration::ZERO,
-            chess960: false,
-            started: Instant::now(),
-            stop: Arc::new(AtomicBool::new(false)),
-        }
+        SearchJob::new(Position::from_fen(fen).unwrap(), limits)
     }
 
     fn depth(d: u32) -> Limits {

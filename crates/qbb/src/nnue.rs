@@ -133,6 +133,77 @@ pub fn changes(before: &Quad, delta: &Quad) -> impl Iterator<Item = Change> + us
     })
 }
 
+// ANCHOR: accumulator_loops
+/// The refresh and the update of a vector backend, written once. The backend's module defines,
+/// for its registers, `PARTS` (how many parts an accumulator is edited in: one, unless a whole
+/// accumulator would not leave the register file room for a row), `load(lanes, part)`,
+/// `edit(regs, row, part, out)` (the row subtracted when `out`, else added) and
+/// `store(regs, lanes, part)`; the macro's arguments are its functions' attributes (its feature
+/// set). Each part of each perspective's accumulator is loaded once, edited by every row, and
+/// stored once.
+///
+/// Plain loops, no iterator adapters: a closure compiled with the backend's features cannot be
+/// inlined into core's adapters, compiled without them, so it would stay a call, and no vector
+/// register survives a call: the accumulator would go to the stack around every row.
+macro_rules! accumulator_loops {
+    ($(#[$attr:meta])*) => {
+        $(#[$attr])*
+        pub(super) fn nnue_refresh(
+            quad: &crate::quad::Quad,
+            net: &crate::nnue::Network,
+        ) -> crate::nnue::Accumulators {
+            use crate::nnue::{Accumulators, Perspective, feature};
+            let mut acc = Accumulators::default();
+            let perspectives = [
+                (&mut acc.us, Perspective::Us),
+                (&mut acc.them, Perspective::Them),
+            ];
+            for (lanes, perspective) in perspectives {
+                for part in 0..PARTS {
+                    let mut regs = load(&net.feature_bias, part);
+                    for sq in crate::square::Squares(quad.occupied()) {
+                        if let Some(f) = feature(quad.nibble(sq), sq, perspective) {
+                            regs = edit(regs, net.row(f), part, false);
+                        }
+                    }
+                    store(regs, lanes, part);
+                }
+            }
+            acc
+        }
+
+        $(#[$attr])*
+        pub(super) fn nnue_update(
+            acc: &mut crate::nnue::Accumulators,
+            before: &crate::quad::Quad,
+            delta: &crate::quad::Quad,
+            net: &crate::nnue::Network,
+        ) {
+            use crate::nnue::{Perspective, changes, feature};
+            let perspectives = [
+                (&mut acc.us, Perspective::Us),
+                (&mut acc.them, Perspective::Them),
+            ];
+            for (lanes, perspective) in perspectives {
+                for part in 0..PARTS {
+                    let mut regs = load(lanes, part);
+                    for change in changes(before, delta) {
+                        if let Some(f) = feature(change.before, change.sq, perspective) {
+                            regs = edit(regs, net.row(f), part, true);
+                        }
+                        if let Some(f) = feature(change.after, change.sq, perspective) {
+                            regs = edit(regs, net.row(f), part, false);
+                        }
+                    }
+                    store(regs, lanes, part);
+                }
+            }
+        }
+    };
+}
+// ANCHOR_END: accumulator_loops
+pub(crate) use accumulator_loops;
+
 /// The quantised network: a feature transformer shared by both perspectives and an output
 /// layer that sees `us` then `them`. About 197 KiB, so it lives in a `Box`.
 #[derive(Clone, PartialEq, Eq)]

@@ -4,38 +4,40 @@
 //! and adds pairs with `vpmullw` + `vpmaddwd`.
 
 use crate::backend::features;
-use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, Perspective, QA, changes, feature};
-use crate::quad::Quad;
-use crate::square::Squares;
+use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, QA};
 use std::arch::x86_64::*;
 
-/// Registers per accumulator.
-const REGS: usize = HIDDEN / 16;
+/// An accumulator is edited whole: eight of the sixteen YMM registers.
+const PARTS: usize = 1;
+
+/// Registers per part.
+const REGS: usize = HIDDEN / 16 / PARTS;
 
 // ANCHOR: nnue
+/// Part `part` of `lanes` in registers.
 #[inline]
 #[features(avx2)]
-fn load(lanes: &Lanes) -> [__m256i; REGS] {
+fn load(lanes: &Lanes, part: usize) -> [__m256i; REGS] {
     let base = lanes.0.as_ptr().cast::<__m256i>();
-    // SAFETY: `Lanes` is `HIDDEN` i16 aligned to 64: `REGS` aligned 32-byte loads within it.
-    std::array::from_fn(|i| unsafe { _mm256_load_si256(base.add(i)) })
+    // SAFETY: `Lanes` is `HIDDEN` i16 aligned to 64: aligned 32-byte loads within it.
+    std::array::from_fn(|i| unsafe { _mm256_load_si256(base.add(part * REGS + i)) })
 }
 
 #[inline]
 #[features(avx2)]
-fn store(regs: [__m256i; REGS], lanes: &mut Lanes) {
+fn store(regs: [__m256i; REGS], lanes: &mut Lanes, part: usize) {
     let base = lanes.0.as_mut_ptr().cast::<__m256i>();
     for (i, reg) in regs.into_iter().enumerate() {
         // SAFETY: as in `load`, and `lanes` is borrowed mutably.
-        unsafe { _mm256_store_si256(base.add(i), reg) };
+        unsafe { _mm256_store_si256(base.add(part * REGS + i), reg) };
     }
 }
 
-/// `regs` with `row` subtracted (`out`) or added, lane by lane.
+/// `regs` with part `part` of `row` subtracted (`out`) or added, lane by lane.
 #[inline]
 #[features(avx2)]
-fn edit(regs: [__m256i; REGS], row: &Lanes, out: bool) -> [__m256i; REGS] {
-    let row = load(row);
+fn edit(regs: [__m256i; REGS], row: &Lanes, part: usize, out: bool) -> [__m256i; REGS] {
+    let row = load(row, part);
     if out {
         std::array::from_fn(|i| _mm256_sub_epi16(regs[i], row[i]))
     } else {
@@ -43,51 +45,7 @@ fn edit(regs: [__m256i; REGS], row: &Lanes, out: bool) -> [__m256i; REGS] {
     }
 }
 
-// Plain loops below, no iterator adapters: a closure compiled with the backend's features
-// cannot inline into a generic adapter compiled without them, and would stay a call.
-
-#[inline]
-#[features(avx2)]
-pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
-    let mut acc = Accumulators::default();
-    let perspectives = [
-        (&mut acc.us, Perspective::Us),
-        (&mut acc.them, Perspective::Them),
-    ];
-    for (lanes, perspective) in perspectives {
-        let mut regs = load(&net.feature_bias);
-        for sq in Squares(quad.occupied()) {
-            if let Some(f) = feature(quad.nibble(sq), sq, perspective) {
-                regs = edit(regs, net.row(f), false);
-            }
-        }
-        store(regs, lanes);
-    }
-    acc
-}
-
-/// Each perspective's accumulator is loaded once, edited by every changed square (the old
-/// piece's row out, the new one's in) and stored once.
-#[inline]
-#[features(avx2)]
-pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
-    let perspectives = [
-        (&mut acc.us, Perspective::Us),
-        (&mut acc.them, Perspective::Them),
-    ];
-    for (lanes, perspective) in perspectives {
-        let mut regs = load(lanes);
-        for change in changes(before, delta) {
-            if let Some(f) = feature(change.before, change.sq, perspective) {
-                regs = edit(regs, net.row(f), true);
-            }
-            if let Some(f) = feature(change.after, change.sq, perspective) {
-                regs = edit(regs, net.row(f), false);
-            }
-        }
-        store(regs, lanes);
-    }
-}
+crate::nnue::accumulator_loops!(#[inline] #[features(avx2)]);
 
 /// `vpmaddwd` multiplies sixteen pairs of `i16` and adds neighbours into eight `i32`: with the
 /// clipped value `v` on one side and `v * w` (`vpmullw`, the low 16 bits) on the other, it is
@@ -102,10 +60,12 @@ pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
         (&acc.them, &net.output_weights[1]),
     ];
     for (lanes, weights) in layers {
-        let (x, w) = (load(lanes), load(weights));
-        for i in 0..REGS {
-            let v = _mm256_min_epi16(_mm256_max_epi16(x[i], zero), ceiling);
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, _mm256_mullo_epi16(v, w[i])));
+        for part in 0..PARTS {
+            let (x, w) = (load(lanes, part), load(weights, part));
+            for i in 0..REGS {
+                let v = _mm256_min_epi16(_mm256_max_epi16(x[i], zero), ceiling);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, _mm256_mullo_epi16(v, w[i])));
+            }
         }
     }
     // Eight sums to one: halves, then pairs within a half.

@@ -3,38 +3,40 @@
 //! the whole forward pass stay in registers; `vpmaddwd` on ZMM does 32 multiply-adds at once.
 
 use crate::backend::features;
-use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, Perspective, QA, changes, feature};
-use crate::quad::Quad;
-use crate::square::Squares;
+use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, QA};
 use std::arch::x86_64::*;
 
-/// Registers per accumulator.
-const REGS: usize = HIDDEN / 32;
+/// An accumulator is edited whole: four of the 32 ZMM registers.
+const PARTS: usize = 1;
+
+/// Registers per part.
+const REGS: usize = HIDDEN / 32 / PARTS;
 
 // ANCHOR: nnue
+/// Part `part` of `lanes` in registers.
 #[inline]
 #[features(avx512)]
-fn load(lanes: &Lanes) -> [__m512i; REGS] {
+fn load(lanes: &Lanes, part: usize) -> [__m512i; REGS] {
     let base = lanes.0.as_ptr().cast::<__m512i>();
-    // SAFETY: `Lanes` is `HIDDEN` i16 aligned to 64: `REGS` aligned 64-byte loads within it.
-    std::array::from_fn(|i| unsafe { _mm512_load_si512(base.add(i)) })
+    // SAFETY: `Lanes` is `HIDDEN` i16 aligned to 64: aligned 64-byte loads within it.
+    std::array::from_fn(|i| unsafe { _mm512_load_si512(base.add(part * REGS + i)) })
 }
 
 #[inline]
 #[features(avx512)]
-fn store(regs: [__m512i; REGS], lanes: &mut Lanes) {
+fn store(regs: [__m512i; REGS], lanes: &mut Lanes, part: usize) {
     let base = lanes.0.as_mut_ptr().cast::<__m512i>();
     for (i, reg) in regs.into_iter().enumerate() {
         // SAFETY: as in `load`, and `lanes` is borrowed mutably.
-        unsafe { _mm512_store_si512(base.add(i), reg) };
+        unsafe { _mm512_store_si512(base.add(part * REGS + i), reg) };
     }
 }
 
-/// `regs` with `row` subtracted (`out`) or added, lane by lane.
+/// `regs` with part `part` of `row` subtracted (`out`) or added, lane by lane.
 #[inline]
 #[features(avx512)]
-fn edit(regs: [__m512i; REGS], row: &Lanes, out: bool) -> [__m512i; REGS] {
-    let row = load(row);
+fn edit(regs: [__m512i; REGS], row: &Lanes, part: usize, out: bool) -> [__m512i; REGS] {
+    let row = load(row, part);
     if out {
         std::array::from_fn(|i| _mm512_sub_epi16(regs[i], row[i]))
     } else {
@@ -42,51 +44,7 @@ fn edit(regs: [__m512i; REGS], row: &Lanes, out: bool) -> [__m512i; REGS] {
     }
 }
 
-// Plain loops below, no iterator adapters: a closure compiled with the backend's features
-// cannot inline into a generic adapter compiled without them, and would stay a call.
-
-#[inline]
-#[features(avx512)]
-pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
-    let mut acc = Accumulators::default();
-    let perspectives = [
-        (&mut acc.us, Perspective::Us),
-        (&mut acc.them, Perspective::Them),
-    ];
-    for (lanes, perspective) in perspectives {
-        let mut regs = load(&net.feature_bias);
-        for sq in Squares(quad.occupied()) {
-            if let Some(f) = feature(quad.nibble(sq), sq, perspective) {
-                regs = edit(regs, net.row(f), false);
-            }
-        }
-        store(regs, lanes);
-    }
-    acc
-}
-
-/// Each perspective's accumulator is loaded once, edited by every changed square (the old
-/// piece's row out, the new one's in) and stored once.
-#[inline]
-#[features(avx512)]
-pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
-    let perspectives = [
-        (&mut acc.us, Perspective::Us),
-        (&mut acc.them, Perspective::Them),
-    ];
-    for (lanes, perspective) in perspectives {
-        let mut regs = load(lanes);
-        for change in changes(before, delta) {
-            if let Some(f) = feature(change.before, change.sq, perspective) {
-                regs = edit(regs, net.row(f), true);
-            }
-            if let Some(f) = feature(change.after, change.sq, perspective) {
-                regs = edit(regs, net.row(f), false);
-            }
-        }
-        store(regs, lanes);
-    }
-}
+crate::nnue::accumulator_loops!(#[inline] #[features(avx512)]);
 
 /// As avx2's, 32 lanes at a time; `vpmaddwd` leaves sixteen `i32` sums, which one reduction adds.
 #[inline]
@@ -99,10 +57,12 @@ pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
         (&acc.them, &net.output_weights[1]),
     ];
     for (lanes, weights) in layers {
-        let (x, w) = (load(lanes), load(weights));
-        for i in 0..REGS {
-            let v = _mm512_min_epi16(_mm512_max_epi16(x[i], zero), ceiling);
-            sum = _mm512_add_epi32(sum, _mm512_madd_epi16(v, _mm512_mullo_epi16(v, w[i])));
+        for part in 0..PARTS {
+            let (x, w) = (load(lanes, part), load(weights, part));
+            for i in 0..REGS {
+                let v = _mm512_min_epi16(_mm512_max_epi16(x[i], zero), ceiling);
+                sum = _mm512_add_epi32(sum, _mm512_madd_epi16(v, _mm512_mullo_epi16(v, w[i])));
+            }
         }
     }
     net.finish(_mm512_reduce_add_epi32(sum))

@@ -4,32 +4,34 @@
 
 use std::simd::prelude::*;
 
-use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, Perspective, QA, changes, feature};
-use crate::quad::Quad;
-use crate::square::Squares;
+use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, QA};
 
-/// Lanes per vector, and vectors per accumulator.
+/// Lanes per vector, and vectors per part of an accumulator.
 const WIDTH: usize = 32;
-const VECTORS: usize = HIDDEN / WIDTH;
+/// An accumulator is edited whole (the compiler maps the vectors to the target's registers).
+const PARTS: usize = 1;
+const VECTORS: usize = HIDDEN / WIDTH / PARTS;
 
 // ANCHOR: nnue
+/// Part `part` of `lanes` as vectors.
 #[inline(always)]
-fn load(lanes: &Lanes) -> [i16x32; VECTORS] {
-    std::array::from_fn(|i| i16x32::from_slice(&lanes.0[i * WIDTH..]))
+fn load(lanes: &Lanes, part: usize) -> [i16x32; VECTORS] {
+    std::array::from_fn(|i| i16x32::from_slice(&lanes.0[(part * VECTORS + i) * WIDTH..]))
 }
 
 #[inline(always)]
-fn store(vectors: [i16x32; VECTORS], lanes: &mut Lanes) {
+fn store(vectors: [i16x32; VECTORS], lanes: &mut Lanes, part: usize) {
     for (i, v) in vectors.into_iter().enumerate() {
-        v.copy_to_slice(&mut lanes.0[i * WIDTH..(i + 1) * WIDTH]);
+        let at = (part * VECTORS + i) * WIDTH;
+        v.copy_to_slice(&mut lanes.0[at..at + WIDTH]);
     }
 }
 
-/// `acc` with `row` subtracted (`out`) or added (the vector types' `+` and `-` wrap, as the
-/// reference's lanes do).
+/// `acc` with part `part` of `row` subtracted (`out`) or added (the vector types' `+` and `-`
+/// wrap, as the reference's lanes do).
 #[inline(always)]
-fn edit(acc: [i16x32; VECTORS], row: &Lanes, out: bool) -> [i16x32; VECTORS] {
-    let row = load(row);
+fn edit(acc: [i16x32; VECTORS], row: &Lanes, part: usize, out: bool) -> [i16x32; VECTORS] {
+    let row = load(row, part);
     if out {
         std::array::from_fn(|i| acc[i] - row[i])
     } else {
@@ -37,46 +39,7 @@ fn edit(acc: [i16x32; VECTORS], row: &Lanes, out: bool) -> [i16x32; VECTORS] {
     }
 }
 
-#[inline]
-pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
-    let mut acc = Accumulators::default();
-    let perspectives = [
-        (&mut acc.us, Perspective::Us),
-        (&mut acc.them, Perspective::Them),
-    ];
-    for (lanes, perspective) in perspectives {
-        let mut vectors = load(&net.feature_bias);
-        for sq in Squares(quad.occupied()) {
-            if let Some(f) = feature(quad.nibble(sq), sq, perspective) {
-                vectors = edit(vectors, net.row(f), false);
-            }
-        }
-        store(vectors, lanes);
-    }
-    acc
-}
-
-/// Each perspective's accumulator is loaded once, edited by every changed square and stored
-/// once.
-#[inline]
-pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
-    let perspectives = [
-        (&mut acc.us, Perspective::Us),
-        (&mut acc.them, Perspective::Them),
-    ];
-    for (lanes, perspective) in perspectives {
-        let mut vectors = load(lanes);
-        for change in changes(before, delta) {
-            if let Some(f) = feature(change.before, change.sq, perspective) {
-                vectors = edit(vectors, net.row(f), true);
-            }
-            if let Some(f) = feature(change.after, change.sq, perspective) {
-                vectors = edit(vectors, net.row(f), false);
-            }
-        }
-        store(vectors, lanes);
-    }
-}
+crate::nnue::accumulator_loops!(#[inline]);
 
 /// Clip, multiply by the weight in 16 bits (wrapping, as `vpmullw`), widen both factors and
 /// multiply again in 32 bits; the sum wraps like the reference's.
@@ -89,10 +52,12 @@ pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
         (&acc.them, &net.output_weights[1]),
     ];
     for (lanes, weights) in layers {
-        let (x, w) = (load(lanes), load(weights));
-        for i in 0..VECTORS {
-            let v = x[i].simd_clamp(zero, ceiling);
-            sum += v.cast::<i32>() * (v * w[i]).cast::<i32>();
+        for part in 0..PARTS {
+            let (x, w) = (load(lanes, part), load(weights, part));
+            for i in 0..VECTORS {
+                let v = x[i].simd_clamp(zero, ceiling);
+                sum += v.cast::<i32>() * (v * w[i]).cast::<i32>();
+            }
         }
     }
     net.finish(sum.reduce_sum())

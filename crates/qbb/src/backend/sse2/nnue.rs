@@ -4,39 +4,41 @@
 //! multiplies and adds pairs with `pmullw` + `pmaddwd`, all SSE2.
 
 use crate::backend::features;
-use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, Perspective, QA, changes, feature};
-use crate::quad::Quad;
-use crate::square::Squares;
+use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, QA};
 use std::arch::x86_64::*;
 
-/// Registers per half accumulator.
-const REGS: usize = HIDDEN / 8 / 2;
+/// An accumulator is edited in two halves: a whole one would take all sixteen XMM registers
+/// and leave none for a row or an address.
+const PARTS: usize = 2;
+
+/// Registers per part.
+const REGS: usize = HIDDEN / 8 / PARTS;
 
 // ANCHOR: nnue
-/// Half `half` (0 or 1) of `lanes`.
+/// Part `part` of `lanes` in registers.
 #[inline]
 #[features(sse2)]
-fn load(lanes: &Lanes, half: usize) -> [__m128i; REGS] {
+fn load(lanes: &Lanes, part: usize) -> [__m128i; REGS] {
     let base = lanes.0.as_ptr().cast::<__m128i>();
     // SAFETY: `Lanes` is `HIDDEN` i16 aligned to 64: aligned 16-byte loads within it.
-    std::array::from_fn(|i| unsafe { _mm_load_si128(base.add(half * REGS + i)) })
+    std::array::from_fn(|i| unsafe { _mm_load_si128(base.add(part * REGS + i)) })
 }
 
 #[inline]
 #[features(sse2)]
-fn store(regs: [__m128i; REGS], lanes: &mut Lanes, half: usize) {
+fn store(regs: [__m128i; REGS], lanes: &mut Lanes, part: usize) {
     let base = lanes.0.as_mut_ptr().cast::<__m128i>();
     for (i, reg) in regs.into_iter().enumerate() {
         // SAFETY: as in `load`, and `lanes` is borrowed mutably.
-        unsafe { _mm_store_si128(base.add(half * REGS + i), reg) };
+        unsafe { _mm_store_si128(base.add(part * REGS + i), reg) };
     }
 }
 
-/// `regs` (one half) with that half of `row` subtracted (`out`) or added, lane by lane.
+/// `regs` with part `part` of `row` subtracted (`out`) or added, lane by lane.
 #[inline]
 #[features(sse2)]
-fn edit(regs: [__m128i; REGS], row: &Lanes, half: usize, out: bool) -> [__m128i; REGS] {
-    let row = load(row, half);
+fn edit(regs: [__m128i; REGS], row: &Lanes, part: usize, out: bool) -> [__m128i; REGS] {
+    let row = load(row, part);
     if out {
         std::array::from_fn(|i| _mm_sub_epi16(regs[i], row[i]))
     } else {
@@ -44,55 +46,7 @@ fn edit(regs: [__m128i; REGS], row: &Lanes, half: usize, out: bool) -> [__m128i;
     }
 }
 
-// Plain loops below, no iterator adapters: a closure compiled with the backend's features
-// cannot inline into a generic adapter compiled without them, and would stay a call.
-
-#[inline]
-#[features(sse2)]
-pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
-    let mut acc = Accumulators::default();
-    let perspectives = [
-        (&mut acc.us, Perspective::Us),
-        (&mut acc.them, Perspective::Them),
-    ];
-    for (lanes, perspective) in perspectives {
-        for half in 0..2 {
-            let mut regs = load(&net.feature_bias, half);
-            for sq in Squares(quad.occupied()) {
-                if let Some(f) = feature(quad.nibble(sq), sq, perspective) {
-                    regs = edit(regs, net.row(f), half, false);
-                }
-            }
-            store(regs, lanes, half);
-        }
-    }
-    acc
-}
-
-/// Each half of each perspective's accumulator is loaded once, edited by every changed square
-/// (the old piece's row out, the new one's in) and stored once.
-#[inline]
-#[features(sse2)]
-pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
-    let perspectives = [
-        (&mut acc.us, Perspective::Us),
-        (&mut acc.them, Perspective::Them),
-    ];
-    for (lanes, perspective) in perspectives {
-        for half in 0..2 {
-            let mut regs = load(lanes, half);
-            for change in changes(before, delta) {
-                if let Some(f) = feature(change.before, change.sq, perspective) {
-                    regs = edit(regs, net.row(f), half, true);
-                }
-                if let Some(f) = feature(change.after, change.sq, perspective) {
-                    regs = edit(regs, net.row(f), half, false);
-                }
-            }
-            store(regs, lanes, half);
-        }
-    }
-}
+crate::nnue::accumulator_loops!(#[inline] #[features(sse2)]);
 
 /// `pmaddwd` multiplies eight pairs of `i16` and adds neighbours into four `i32`: with the
 /// clipped value `v` on one side and `v * w` (`pmullw`, the low 16 bits) on the other, it is
@@ -107,8 +61,8 @@ pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
         (&acc.them, &net.output_weights[1]),
     ];
     for (lanes, weights) in layers {
-        for half in 0..2 {
-            let (x, w) = (load(lanes, half), load(weights, half));
+        for part in 0..PARTS {
+            let (x, w) = (load(lanes, part), load(weights, part));
             for i in 0..REGS {
                 let v = _mm_min_epi16(_mm_max_epi16(x[i], zero), ceiling);
                 sum = _mm_add_epi32(sum, _mm_madd_epi16(v, _mm_mullo_epi16(v, w[i])));
