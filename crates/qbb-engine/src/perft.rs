@@ -69,13 +69,13 @@ fn perft_by<B: Backend, A: AttackSource>(
                 // Without bulk counting each leaf is really reached: the move is made (and the
                 // child kept observable, so the optimiser cannot drop the work).
                 for &mv in &moves {
-                    black_box(pos.make_move(b, mv));
+                    black_box(pos.make_move_unkeyed(b, mv));
                 }
                 return moves.len() as u64;
             }
             moves
                 .iter()
-                .map(|&mv| perft_by(b, a, &pos.make_move(b, mv), depth - 1, bulk))
+                .map(|&mv| perft_by(b, a, &pos.make_move_unkeyed(b, mv), depth - 1, bulk))
                 .sum()
         },
     )

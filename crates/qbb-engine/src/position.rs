@@ -295,6 +295,21 @@ impl Position {
     /// squares the move changes, which an incremental evaluation updates.
     #[inline(always)]
     pub fn make_move_with_delta<B: Backend>(&self, b: B, mv: Move) -> (Position, Quad) {
+        self.play::<B, true>(b, mv)
+    }
+
+    /// [`Position::make_move`] for perft, which asks a position for nothing but its moves: the
+    /// child's Zobrist key and move clocks are the parent's, not updated. Nothing else may read
+    /// them, and the child is no position to compare or to search.
+    #[inline(always)]
+    pub(crate) fn make_move_unkeyed<B: Backend>(&self, b: B, mv: Move) -> Position {
+        self.play::<B, false>(b, mv).0
+    }
+
+    /// Plays `mv`, updating the Zobrist key and the move clocks if `KEYED`: the child and the
+    /// move's delta quad on this board.
+    #[inline(always)]
+    fn play<B: Backend, const KEYED: bool>(&self, b: B, mv: Move) -> (Position, Quad) {
         let (from, to) = (mv.from(), mv.to());
         let piece = mv.piece_bits();
         let captured = mv.captured_bits();
@@ -370,7 +385,20 @@ impl Position {
             }
         }
 
-        let resets = piece == TypeBits::of(PieceType::Pawn) || !captured.is_none();
+        // Unkeyed, the key and the clocks stay the parent's: the key's table lookups above are
+        // then dead code, which the compiler drops.
+        let (hash, halfmove, fullmove) = if KEYED {
+            let resets = piece == TypeBits::of(PieceType::Pawn) || !captured.is_none();
+            let halfmove = if resets {
+                0
+            } else {
+                self.halfmove.saturating_add(1)
+            };
+            let fullmove = self.fullmove.saturating_add((side == Color::Black) as u32);
+            (hash, halfmove, fullmove)
+        } else {
+            (self.hash, self.halfmove, self.fullmove)
+        };
         let child = Position {
             quad,
             hash,
@@ -378,12 +406,8 @@ impl Position {
             ep_file,
             side: side.other(),
             chess960: self.chess960,
-            halfmove: if resets {
-                0
-            } else {
-                self.halfmove.saturating_add(1)
-            },
-            fullmove: self.fullmove.saturating_add((side == Color::Black) as u32),
+            halfmove,
+            fullmove,
         };
         (child, delta)
     }
