@@ -385,23 +385,24 @@ def asm(listings, support_json):
 # ---- results: the measured tables of one machine ------------------------------------------------
 
 
+def decimals_by_magnitude(x, most):
+    """`x` with `most` decimals below 1 and one fewer for each digit before the point, down to
+    none, as the lab's function of the same name (`crates/qbb-lab/src/report/table.rs`)."""
+    decimals = most
+    next_digit = 1
+    while decimals > 0 and x >= next_digit:
+        decimals -= 1
+        next_digit *= 10
+    return f"{x:.{decimals}f}"
+
+
 def format_ns(ns):
     """Three significant digits or so, as the lab's own tables print them."""
-    if ns < 1:
-        return f"{ns:.3f}"
-    if ns < 10:
-        return f"{ns:.2f}"
-    if ns < 100:
-        return f"{ns:.1f}"
-    return f"{ns:.0f}"
+    return decimals_by_magnitude(ns, 3)
 
 
 def format_ratio(r):
-    if r < 1:
-        return f"{r:.2f}"
-    if r < 10:
-        return f"{r:.1f}"
-    return f"{r:.0f}"
+    return decimals_by_magnitude(r, 2)
 
 
 def format_fraction(r):

@@ -13,6 +13,7 @@
 //!   `popCountWeight8`), with weights tapered once per position;
 //! - the bishop pair and a small bonus for having the move.
 
+use qbb::Direction::{East, NorthEast, NorthWest, SouthEast, SouthWest, West};
 use qbb::{Backend, PieceType, Quad, Squares};
 
 use crate::Position;
@@ -110,7 +111,7 @@ impl SideTerms {
 
         // Mobility: squares a piece type reaches that are neither our own nor guarded by an
         // enemy pawn (the union per type: two knights on one square count it once).
-        let their_pawn_attacks = south_east(their_pawns) | south_west(their_pawns);
+        let their_pawn_attacks = SouthEast.shift(their_pawns) | SouthWest.shift(their_pawns);
         let area = !own & !their_pawn_attacks;
         let knight_reach = backend.knight_attacks(knights) & area;
         let bishop_reach = backend.slider_attacks(0, bishops, empty) & area;
@@ -119,10 +120,10 @@ impl SideTerms {
 
         let our_pawn_files = file_fill(pawns);
         let open_file_rooks = rooks & !our_pawn_files;
-        let king_zone = king | east(king) | west(king);
+        let king_zone = king | East.shift(king) | West.shift(king);
         let shield = pawns & ((king_zone << 8) | (king_zone << 16));
         let threatened = (knights | bishops | rooks | queens) & their_pawn_attacks;
-        let supported = pawns & (north_east(pawns) | north_west(pawns));
+        let supported = pawns & (NorthEast.shift(pawns) | NorthWest.shift(pawns));
         let activity = [
             knight_reach,
             bishop_reach,
@@ -134,12 +135,13 @@ impl SideTerms {
             supported,
         ];
 
-        let isolated = pawns & !(east(our_pawn_files) | west(our_pawn_files));
+        let isolated = pawns & !(East.shift(our_pawn_files) | West.shift(our_pawn_files));
         // A pawn with another of ours ahead on its file: the rear ones of a doubled file.
         let behind_own = pawns & south_fill(pawns >> 8);
         // Passed: no enemy pawn ahead on its own or an adjacent file, and no own pawn ahead.
         let their_span = south_fill(their_pawns >> 8);
-        let passed = pawns & !(their_span | east(their_span) | west(their_span)) & !behind_own;
+        let passed =
+            pawns & !(their_span | East.shift(their_span) | West.shift(their_span)) & !behind_own;
         let free_passed = passed & (empty >> 8);
         let pawn_structure = [
             isolated,
@@ -178,8 +180,6 @@ pub fn insufficient_material<B: Backend>(backend: B, pos: &Position) -> bool {
 
 // ---- board geometry -------------------------------------------------------------------------
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
 const RANK_1: u64 = 0xff;
 const RANK_2: u64 = RANK_1 << 8;
 const RANK_3: u64 = RANK_1 << 16;
@@ -190,30 +190,6 @@ const RANK_7: u64 = RANK_1 << 48;
 /// b1, d1, ..., a2, c2, ...: the light squares (a1 is dark).
 const LIGHT_SQUARES: u64 = 0x55aa_55aa_55aa_55aa;
 
-#[inline]
-fn east(b: u64) -> u64 {
-    (b << 1) & !FILE_A
-}
-#[inline]
-fn west(b: u64) -> u64 {
-    (b >> 1) & !FILE_H
-}
-#[inline]
-fn north_east(b: u64) -> u64 {
-    (b << 9) & !FILE_A
-}
-#[inline]
-fn north_west(b: u64) -> u64 {
-    (b << 7) & !FILE_H
-}
-#[inline]
-fn south_east(b: u64) -> u64 {
-    (b >> 7) & !FILE_A
-}
-#[inline]
-fn south_west(b: u64) -> u64 {
-    (b >> 9) & !FILE_H
-}
 #[inline]
 fn north_fill(mut b: u64) -> u64 {
     b |= b << 8;

@@ -416,15 +416,21 @@ impl Sample for NibbleBoard {
     }
 }
 
+/// The quad's own sets `own` half the time, else as many unrelated random sets: a conversion
+/// from a board of sets must take any sets, not only those a quad gives.
+fn own_or_random<const N: usize>(rng: &mut SplitMix64, own: [u64; N]) -> [u64; N] {
+    if rng.below(2) == 0 {
+        own
+    } else {
+        std::array::from_fn(|_| rng.sparse_any())
+    }
+}
+
 impl Sample for ClassicalBoard {
     /// The quad's twelve sets, or twelve unrelated random sets.
     fn sample(rng: &mut SplitMix64, q: &Quad, _: &str) -> ClassicalBoard {
-        if rng.below(2) == 0 {
-            Scalar.to_classical(q)
-        } else {
-            ClassicalBoard {
-                bb: std::array::from_fn(|_| rng.sparse_any()),
-            }
+        ClassicalBoard {
+            bb: own_or_random(rng, Scalar.to_classical(q).bb),
         }
     }
 }
@@ -432,12 +438,8 @@ impl Sample for ClassicalBoard {
 impl Sample for DenseBoard {
     /// The quad's eight sets, or eight unrelated random sets.
     fn sample(rng: &mut SplitMix64, q: &Quad, _: &str) -> DenseBoard {
-        if rng.below(2) == 0 {
-            Scalar.to_dense(q)
-        } else {
-            DenseBoard {
-                bb: std::array::from_fn(|_| rng.sparse_any()),
-            }
+        DenseBoard {
+            bb: own_or_random(rng, Scalar.to_dense(q).bb),
         }
     }
 }

@@ -253,6 +253,16 @@ impl Network {
         &self.feature_weights[feature]
     }
 
+    /// The output layer's two halves, in the order of the sum: each perspective's accumulator
+    /// with the weights it meets, `us` with row 0 and `them` with row 1.
+    #[inline(always)]
+    pub fn output_halves<'a>(&'a self, acc: &'a Accumulators) -> [(&'a Lanes, &'a Lanes); 2] {
+        [
+            (&acc.us, &self.output_weights[0]),
+            (&acc.them, &self.output_weights[1]),
+        ]
+    }
+
     /// The evaluation, in centipawns for `us`, from the output layer's raw sum (scale
     /// `QA * QA * QB`): the last step of every backend's forward pass, done once in scalar code.
     #[inline(always)]

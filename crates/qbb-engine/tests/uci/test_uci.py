@@ -65,23 +65,22 @@ class Protocol(unittest.TestCase):
         self.assertIn("scalar", options["Backend"].var)
         self.engine.ping()
 
-    def test_options_are_accepted(self):
-        engine = open_engine(Hash=32, **{"Move Overhead": 30, "Backend": "scalar"})
+    def assert_plays_from_the_start(self, depth, **options):
+        """An engine of its own, configured with `options`, answers the start position legally."""
+        engine = open_engine(**options)
         try:
-            result = engine.play(chess.Board(), chess.engine.Limit(depth=4))
+            result = engine.play(chess.Board(), chess.engine.Limit(depth=depth))
             self.assertIn(result.move, chess.Board().legal_moves)
         finally:
             engine.quit()
 
+    def test_options_are_accepted(self):
+        self.assert_plays_from_the_start(4, Hash=32, **{"Move Overhead": 30, "Backend": "scalar"})
+
     def test_either_evaluation_plays(self):
         for nnue in [True, False]:
             with self.subTest(use_nnue=nnue):
-                engine = open_engine(**{"Use NNUE": nnue})
-                try:
-                    result = engine.play(chess.Board(), chess.engine.Limit(depth=5))
-                    self.assertIn(result.move, chess.Board().legal_moves)
-                finally:
-                    engine.quit()
+                self.assert_plays_from_the_start(5, **{"Use NNUE": nnue})
 
     def test_fixed_depth_answers_are_legal(self):
         for name, fen in POSITIONS.items():

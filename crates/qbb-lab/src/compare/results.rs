@@ -223,16 +223,19 @@ pub(crate) mod tests {
         results
     }
 
+    /// One value of every row, in the rows' order.
+    fn column<'a, T>(results: &'a Results, value: impl Fn(&'a Row) -> T) -> Vec<T> {
+        results.results.iter().map(value).collect()
+    }
+
     #[test]
     fn rows_are_ordered_and_speedups_are_over_the_baseline_and_scalar() {
         let r = sample();
-        let order: Vec<(&str, &str)> = r
-            .results
-            .iter()
-            .map(|r| (r.subject.benchmark.as_str(), r.subject.backend.as_str()))
-            .collect();
         assert_eq!(
-            order,
+            column(&r, |r| (
+                r.subject.benchmark.as_str(),
+                r.subject.backend.as_str()
+            )),
             [
                 ("piece-at", "scalar"),
                 ("hex-sets", "scalar"),
@@ -243,29 +246,20 @@ pub(crate) mod tests {
                 ("piece-at-latency", "scalar"),
             ]
         );
-        let speedups: Vec<f64> = r
-            .results
-            .iter()
-            .map(|r| r.speedup_vs_scalar.unwrap())
-            .collect();
-        assert_eq!(speedups, [1.0, 1.0, 2.0, 5.0, 1.0, 0.5, 1.0]);
-        let baselines: Vec<&str> = r
-            .results
-            .iter()
-            .map(|r| r.baseline.as_deref().unwrap())
-            .collect();
         assert_eq!(
-            baselines,
+            column(&r, |r| r.speedup_vs_scalar.unwrap()),
+            [1.0, 1.0, 2.0, 5.0, 1.0, 0.5, 1.0]
+        );
+        assert_eq!(
+            column(&r, |r| r.baseline.as_deref().unwrap()),
             [
                 "scalar", "swar", "swar", "swar", "scalar", "scalar", "scalar"
             ]
         );
-        let headline: Vec<f64> = r
-            .results
-            .iter()
-            .map(|r| r.speedup_vs_baseline.unwrap())
-            .collect();
-        assert_eq!(headline, [1.0, 0.5, 1.0, 2.5, 1.0, 0.5, 1.0]);
+        assert_eq!(
+            column(&r, |r| r.speedup_vs_baseline.unwrap()),
+            [1.0, 0.5, 1.0, 2.5, 1.0, 0.5, 1.0]
+        );
         let groups = r.by_benchmark();
         assert_eq!(groups.len(), 4);
         assert_eq!(best(&groups[1].1).unwrap().subject.backend, "avx2");

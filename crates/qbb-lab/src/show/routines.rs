@@ -426,8 +426,30 @@ fn set_piece(job: &Job, codes: &[u8; 64], steps: &[Quad]) -> String {
     )
 }
 
+/// Titled sets side by side in the compact style, the rank numbers on the first only.
+fn compact_row<T: AsRef<str>>(sets: impl IntoIterator<Item = (T, u64)>, gap: usize) -> String {
+    let blocks: Vec<Block> = sets
+        .into_iter()
+        .enumerate()
+        .map(|(i, (title, bits))| draw::set(title.as_ref(), Style::Compact, i == 0, bits))
+        .collect();
+    draw::row(&blocks, gap)
+}
+
 fn piece_sets(board: Block, s: &PieceSets) -> String {
-    let compact = |i: usize, title: &str, bits: u64| draw::set(title, Style::Compact, i == 0, bits);
+    let sets = [
+        ("black", s.black),
+        ("white", s.white),
+        ("occupied", s.occupied),
+        ("odd", s.odd),
+        ("pawns", s.pawns),
+        ("knights", s.knights),
+        ("bishops", s.bishops),
+        ("rooks", s.rooks),
+        ("queens", s.queens),
+        ("kings", s.kings),
+    ];
+    let (first, second) = sets.split_at(5);
     format!(
         "The disjoint sets (x), each one or two operations on the planes:\n\
          black = bb0             white = bb0 ^ occupied   occupied = bb1|bb2|bb3\n\
@@ -435,26 +457,8 @@ fn piece_sets(board: Block, s: &PieceSets) -> String {
          bishops = bb1 & bb2     rooks = odd & bb3        queens = bb1 & bb3\n\
          kings = bb2 & bb3\n\n{}\n{}\n{}",
         draw::row(&[board], 0),
-        draw::row(
-            &[
-                compact(0, "black", s.black),
-                compact(1, "white", s.white),
-                compact(2, "occupied", s.occupied),
-                compact(3, "odd", s.odd),
-                compact(4, "pawns", s.pawns),
-            ],
-            3
-        ),
-        draw::row(
-            &[
-                compact(0, "knights", s.knights),
-                compact(1, "bishops", s.bishops),
-                compact(2, "rooks", s.rooks),
-                compact(3, "queens", s.queens),
-                compact(4, "kings", s.kings),
-            ],
-            3
-        ),
+        compact_row(first.iter().copied(), 3),
+        compact_row(second.iter().copied(), 3),
     )
 }
 
@@ -468,12 +472,7 @@ fn code_title(code: usize) -> String {
 }
 
 fn hex_sets(codes: &[u8; 64], sets: &HexSets) -> String {
-    let half = |from: usize| {
-        let blocks: Vec<Block> = (from..from + 8)
-            .map(|c| draw::set(&code_title(c), Style::Compact, c == from, sets.0[c]))
-            .collect();
-        draw::row(&blocks, 1)
-    };
+    let half = |from: usize| compact_row((from..from + 8).map(|c| (code_title(c), sets.0[c])), 1);
     format!(
         "Set c holds the squares whose nibble is c: sixteen disjoint sets that\n\
          cover the board (codes 1, E and F name no piece).\n\n{}\n{}\n{}",
@@ -820,16 +819,12 @@ fn classical_sets(cb: &ClassicalBoard) -> String {
     [Color::White, Color::Black]
         .iter()
         .map(|&color| {
-            let blocks: Vec<Block> = PieceType::ALL
-                .iter()
-                .enumerate()
-                .map(|(i, &kind)| {
-                    let piece = Piece::new(color, kind);
-                    let title = format!("{} ({:X})", piece.letter(), piece.code());
-                    draw::set(&title, Style::Compact, i == 0, cb.pieces(piece))
-                })
-                .collect();
-            draw::row(&blocks, 3)
+            let sets = PieceType::ALL.iter().map(|&kind| {
+                let piece = Piece::new(color, kind);
+                let title = format!("{} ({:X})", piece.letter(), piece.code());
+                (title, cb.pieces(piece))
+            });
+            compact_row(sets, 3)
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -861,12 +856,7 @@ const DENSE: [&str; 8] = [
 ];
 
 fn dense_sets(db: &DenseBoard) -> String {
-    let blocks: Vec<Block> = DENSE
-        .iter()
-        .enumerate()
-        .map(|(i, title)| draw::set(title, Style::Compact, i == 0, db.bb[i]))
-        .collect();
-    draw::row(&blocks, 1)
+    compact_row(DENSE.into_iter().zip(db.bb), 1)
 }
 
 fn to_dense(board: Block, db: &DenseBoard) -> String {

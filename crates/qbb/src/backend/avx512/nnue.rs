@@ -52,11 +52,7 @@ crate::nnue::accumulator_loops!(#[inline] #[features(avx512)]);
 pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
     let (zero, ceiling) = (_mm512_setzero_si512(), _mm512_set1_epi16(QA as i16));
     let mut sum = _mm512_setzero_si512();
-    let layers = [
-        (&acc.us, &net.output_weights[0]),
-        (&acc.them, &net.output_weights[1]),
-    ];
-    for (lanes, weights) in layers {
+    for (lanes, weights) in net.output_halves(acc) {
         for part in 0..PARTS {
             let (x, w) = (load(lanes, part), load(weights, part));
             for i in 0..REGS {

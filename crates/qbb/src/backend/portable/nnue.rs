@@ -47,11 +47,7 @@ crate::nnue::accumulator_loops!(#[inline]);
 pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
     let (zero, ceiling) = (i16x32::splat(0), i16x32::splat(QA as i16));
     let mut sum = i32x32::splat(0);
-    let layers = [
-        (&acc.us, &net.output_weights[0]),
-        (&acc.them, &net.output_weights[1]),
-    ];
-    for (lanes, weights) in layers {
+    for (lanes, weights) in net.output_halves(acc) {
         for part in 0..PARTS {
             let (x, w) = (load(lanes, part), load(weights, part));
             for i in 0..VECTORS {

@@ -51,11 +51,7 @@ pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, n
 #[inline(always)]
 pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
     let mut sum = 0i32;
-    let layers = [
-        (&acc.us, &net.output_weights[0]),
-        (&acc.them, &net.output_weights[1]),
-    ];
-    for (lanes, weights) in layers {
+    for (lanes, weights) in net.output_halves(acc) {
         for (&x, &w) in lanes.0.iter().zip(&weights.0) {
             let v = x.clamp(0, QA as i16);
             sum = sum.wrapping_add(i32::from(v) * i32::from(v.wrapping_mul(w)));

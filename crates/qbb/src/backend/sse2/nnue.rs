@@ -56,11 +56,7 @@ crate::nnue::accumulator_loops!(#[inline] #[features(sse2)]);
 pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
     let (zero, ceiling) = (_mm_setzero_si128(), _mm_set1_epi16(QA as i16));
     let mut sum = _mm_setzero_si128();
-    let layers = [
-        (&acc.us, &net.output_weights[0]),
-        (&acc.them, &net.output_weights[1]),
-    ];
-    for (lanes, weights) in layers {
+    for (lanes, weights) in net.output_halves(acc) {
         for part in 0..PARTS {
             let (x, w) = (load(lanes, part), load(weights, part));
             for i in 0..REGS {
