@@ -264,24 +264,27 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
         sink.piece_moves(PieceType::Knight, from, t.knight[from] & targets);
     }
     let pin_line = |from: Square| a.pin_line(b, t, &threats, from);
-    let pin_mask = |from: Square| {
-        if pinned & from.bit() != 0 {
-            pin_line(from)
-        } else {
-            !0
-        }
+    // Sliders: the free ones without a test per piece, then the (rare) pinned ones along their
+    // pin line.
+    let sliders = [
+        (PieceType::Bishop, board.bishops & us),
+        (PieceType::Rook, board.rooks & us),
+        (PieceType::Queen, board.queens & us),
+    ];
+    let attacks = |kind: PieceType, from: Square| match kind {
+        PieceType::Bishop => a.bishop(b, t, from, occupied),
+        PieceType::Rook => a.rook(b, t, from, occupied),
+        _ => a.rook(b, t, from, occupied) | a.bishop(b, t, from, occupied),
     };
-    for from in Squares(board.bishops & us) {
-        let attacks = a.bishop(b, t, from, occupied);
-        sink.piece_moves(PieceType::Bishop, from, attacks & targets & pin_mask(from));
+    for (kind, set) in sliders {
+        for from in Squares(set & !pinned) {
+            sink.piece_moves(kind, from, attacks(kind, from) & targets);
+        }
     }
-    for from in Squares(board.rooks & us) {
-        let attacks = a.rook(b, t, from, occupied);
-        sink.piece_moves(PieceType::Rook, from, attacks & targets & pin_mask(from));
-    }
-    for from in Squares(board.queens & us) {
-        let attacks = a.rook(b, t, from, occupied) | a.bishop(b, t, from, occupied);
-        sink.piece_moves(PieceType::Queen, from, attacks & targets & pin_mask(from));
+    for (kind, set) in sliders {
+        for from in Squares(set & pinned) {
+            sink.piece_moves(kind, from, attacks(kind, from) & targets & pin_line(from));
+        }
     }
 
     // Pawns: the unpinned ones set-wise, each pinned one with its line as an extra mask.
