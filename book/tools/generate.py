@@ -2226,7 +2226,7 @@ def model_section(model, report_dir, listings):
     if wide:
         others = [b for b in backends if b not in ("avx512", "portable")]
         text = header + "| routine | " + " | ".join(
-            f"`{c}` avx512{diamond(c)} | best of {', '.join(others)}" for c in wide) + " |\n"
+            f"`{c}` avx512{diamond(c)} | `{c}` best other" for c in wide) + " |\n"
         text += "| --- |" + " ---: | ---: |" * len(wide) + "\n"
         for r in routines:
             cells = []
@@ -2246,8 +2246,8 @@ def model_section(model, report_dir, listings):
                 else:
                     cells.append("-")
             text += f"| {r} | " + " | ".join(cells) + " |\n"
-        text += ("\nPredicted cycles per call of the avx512 backend and of the fastest backend "
-                 f"that does not use AVX-512 ({', '.join(others)}; the portable backend runs its "
+        text += ("\nPredicted cycles per call of the avx512 backend and (best other) of the "
+                 f"fastest backend that does not use AVX-512 ({', '.join(others)}; the portable backend runs its "
                  "AVX-512 copy on these CPUs, so it is left out), with the predicted speed-up of "
                  "avx512 over it in brackets; ↺ and → as above, and no speed-up beside a figure "
                  "with either. " + avx512_note + "\n")
