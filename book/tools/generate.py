@@ -876,7 +876,8 @@ def counts_and_time(report, counts, sources):
         if not bench.endswith("-latency"):
             continue
         instr = lambda r: instructions_of(r, count_of.get((bench, r["backend"])))
-        rows = [r for r in timed(rows) if instr(r) is not None]
+        # A count of other code than the timed one (counted_another_copy) is no evidence here.
+        rows = [r for r in timed(rows) if instr(r) is not None and not counted_another_copy(r, report)]
         if len(rows) < 2:
             continue
         fewest = min(rows, key=instr)
@@ -1377,7 +1378,9 @@ def benchmark_verdict(bench, rows, report, counts):
     counted = [(r, instructions_of(r, counts.get(r["backend"]))) for r in rows]
     counted = sorted(((r, n) for r, n in counted if n is not None), key=lambda rn: rn[1])
     if counted:
-        parts = [f"{format_ns(n)} for `{r['backend']}`" for r, n in counted]
+        parts = [f"{format_ns(n)} for `{r['backend']}`"
+                 + (" (its AVX2 copy: valgrind hides AVX-512)" if counted_another_copy(r, report) else "")
+                 for r, n in counted]
         parts[0] = parts[0].replace(" for ", " instructions for ", 1)
         text += f" Callgrind counts, per call, {and_list(parts)}."
     return text + "\n"
