@@ -7,10 +7,12 @@
 #   code/      each backend's implementation, included by anchor      (qbb backends --json)
 #   asm/       each backend x routine in machine code, with counts     (cargo asm, asm-probes)
 #   mca/       the latency benchmarks' routines scheduled by llvm-mca  (llvm-mca, Zen 3 model)
-#   results/   the measured tables of this machine, per chapter       (reports/<machine>/: times,
+#   results/   the measured tables of the book's machine, per chapter (reports/<machine>/: times,
 #              cycles and instruction counts), the figures each chapter's prose discusses, as
-#              sentences (results/verdicts/), and every machine that has a report, side by side
-#              (reports/*/results.json)
+#              sentences (results/verdicts/), every machine that has a report, side by side
+#              (reports/*/results.json), and the Zen 3 machine's tables per chapter
+#              (results/amd-epyc-f25m1/), which the step-by-step sections set llvm-mca's Zen 3
+#              model against
 #   charts/    the measured charts, copied from reports/<machine>/
 #   model/     llvm-mca's predictions of every routine on every CPU of the report's model.json,
 #              predicted against measured, and the checks of every row that differs (llvm-mca
@@ -20,8 +22,12 @@
 #              `Use NNUE` or `EvalFile`                                 (tools/generate.py nnue)
 #
 # Usage: book/generate.sh [MACHINE]
-#   MACHINE is a folder of reports/ (default: the most recently measured report that has
-#   baselines, or else the most recently measured one, by the date each report records).
+#   MACHINE is a folder of reports/: the machine the book shows (its tables, verdicts, charts and
+#   model chapter). reports/ holds three: amd-epyc-f23m1 (Zen 1), amd-epyc-f25m1 (Zen 3) and
+#   amd-epyc-f26m2 (Zen 5, the only one with AVX-512). The default is the report that times the
+#   most backends (on a CPU with AVX-512 that includes avx512), among those that have everything the
+#   book reads (results.json, dispatch.json, perft.json) and baselines; ties go to the most recently
+#   measured, by the date each report records. `generate.py default-machine reports` prints it.
 # Needs: cargo-show-asm (`cargo install cargo-show-asm`), llvm-mca (Debian: `apt-get install llvm`;
 # the model's checks run the llvm-mca that made model.json, e.g. llvm-mca-19 from `llvm-19`),
 # python3, and for the portable backend's listings a nightly toolchain (`rustup toolchain install
@@ -120,6 +126,9 @@ for report in reports/*/results.json; do
     machines+=("$(dirname "$report")")
 done
 python3 book/tools/generate.py machines "${machines[@]}"
+# The step-by-step sections add up llvm-mca's Zen 3 model by hand and set it against the Zen 3
+# machine's measurements: its tables, per chapter, whichever machine the book shows.
+python3 book/tools/generate.py tables reports/amd-epyc-f25m1
 # The dispatch chapter's fix, measured on one machine: its report before the fix, as git keeps it,
 # against the same machine's report since.
 fix_before=87e0950:reports/amd-epyc-f25m1/results.json

@@ -7,6 +7,8 @@ Called by book/generate.sh, which runs the commands whose output this reads:
   asm      <listing.s>...                     the machine code of every probe, with counts
   results  <reports dir>                      the measured tables of one machine, per chapter,
                                               the times beside the instruction counts
+  tables   <reports dir>                      another machine's measured tables, per chapter
+                                              (results/<machine>/), for the step-by-step sections
   machines <reports dir>...                   the machines that have a report, side by side
   inlining-fix <before.json> <after.json> <shown as>
                                               one machine's ratios before and after the fix of the
@@ -520,6 +522,18 @@ def ipc_of(row, count):
     return instructions / cycles if instructions is not None and cycles else None
 
 
+def counted_another_copy(row, report):
+    """Whether the row's instruction count is of other code than its time: valgrind hides AVX-512
+    from `cpuid`, so on a CPU with AVX-512 the portable backend, which picks the widest width the
+    CPU reports, was counted running its AVX2 copy and timed running its AVX-512 one."""
+    return row["backend"] == "portable" and "avx512f" not in report["machine"].get("missing_features", [])
+
+
+COUNTED_ANOTHER_COPY = ("‡ Counted under valgrind, which hides AVX-512: the portable backend ran its "
+                        "AVX2 copy there and its AVX-512 copy in the timing, so no instructions per "
+                        "cycle are given for it")
+
+
 def code_cell(row, reasons):
     """Whose code ran, short; an inherited row's reason goes to `reasons`, under the table."""
     support = row["support"]
@@ -576,12 +590,16 @@ def benchmark_table(rows, report, counts):
     if any(r.get("cycles_per_op") for r in rows):
         columns.append(("cycles per call", "---:", optional(lambda r: r.get("cycles_per_op"), format_ns)))
     columns.append(("naive ratio: over scalar", "---:", naive))
+    other_copy = [r["backend"] for r in rows if counted_another_copy(r, report)
+                  and instructions_of(r, count(r)) is not None]
     if any(instructions_of(r, count(r)) is not None for r in rows):
-        columns.append(("instructions per call", "---:",
-                        optional(lambda r: instructions_of(r, count(r)), format_ns)))
+        columns.append(("instructions per call", "---:", lambda r: (
+            optional(lambda r: instructions_of(r, count(r)), format_ns)(r)
+            + (" ‡" if r["backend"] in other_copy else ""))))
     if any(ipc_of(r, count(r)) is not None for r in rows):
-        columns.append(("instructions per cycle", "---:",
-                        optional(lambda r: ipc_of(r, count(r)), format_ipc)))
+        columns.append(("instructions per cycle", "---:", lambda r: (
+            "" if r["backend"] in other_copy else
+            optional(lambda r: ipc_of(r, count(r)), format_ipc)(r))))
     reasons = []
     columns.append(("code", "---", lambda r: code_cell(r, reasons)))
 
@@ -598,6 +616,8 @@ def benchmark_table(rows, report, counts):
     if len(tied) > 1:
         notes += f"*In bold, tied within the noise floor: {and_list(ordered(tied))}.*\n"
     notes += "".join(f"*{reason}.*\n" for reason in reasons)
+    if other_copy:
+        notes += f"*{COUNTED_ANOTHER_COPY}.*\n"
     notes += unmeasured_line([b for b in BACKENDS if b not in by_backend], report)
     if notes:
         text += "\n" + notes
@@ -857,7 +877,8 @@ def counts_and_time(report, counts, sources):
         if not bench.endswith("-latency"):
             continue
         instr = lambda r: instructions_of(r, count_of.get((bench, r["backend"])))
-        rows = [r for r in timed(rows) if instr(r) is not None]
+        # A count of other code than the timed one (counted_another_copy) is no evidence here.
+        rows = [r for r in timed(rows) if instr(r) is not None and not counted_another_copy(r, report)]
         if len(rows) < 2:
             continue
         fewest = min(rows, key=instr)
@@ -980,13 +1001,26 @@ def read_reports(report_dirs):
     return found
 
 
+# The files of a report the book reads besides results.json (`results` stops without them).
+BOOK_NEEDS = ["dispatch.json", "perft.json"]
+
+
 def default_machine(reports_root):
-    """The report the book shows when generate.sh is given none: one with baselines before one
-    without, then the most recently measured (by the date the report records, not the file's)."""
+    """The report the book shows when generate.sh is given none: a complete one (results.json and
+    BOOK_NEEDS) before an incomplete one, then one with baselines before one without, then the one
+    that times the most backends (a CPU with AVX-512 times avx512 too), then the most recently
+    measured (by the date the report records, not the file's)."""
     found = read_reports(sorted(Path(reports_root).iterdir()))
     if not found:
         raise SystemExit(f"generate: no {reports_root}/<machine>/results.json; run `qbb compare` first")
-    _, report = max(found, key=lambda f: (is_fair(f[1]), f[1]["machine"]["date"]))
+
+    def rank(f):
+        folder, report = f
+        complete = all((folder / name).exists() for name in BOOK_NEEDS)
+        backends = {r["backend"] for r in timed(report["results"])}
+        return (complete, is_fair(report), len(backends), report["machine"]["date"])
+
+    _, report = max(found, key=rank)
     return report["machine"]["id"]
 
 
@@ -1345,7 +1379,9 @@ def benchmark_verdict(bench, rows, report, counts):
     counted = [(r, instructions_of(r, counts.get(r["backend"]))) for r in rows]
     counted = sorted(((r, n) for r, n in counted if n is not None), key=lambda rn: rn[1])
     if counted:
-        parts = [f"{format_ns(n)} for `{r['backend']}`" for r, n in counted]
+        parts = [f"{format_ns(n)} for `{r['backend']}`"
+                 + (" (its AVX2 copy: valgrind hides AVX-512)" if counted_another_copy(r, report) else "")
+                 for r, n in counted]
         parts[0] = parts[0].replace(" for ", " instructions for ", 1)
         text += f" Callgrind counts, per call, {and_list(parts)}."
     return text + "\n"
@@ -1622,6 +1658,39 @@ def results(report_dir):
                 text=html.escape(f"{bench}: no measurement in reports/{machine_id} yet")))
 
 
+def tables(report_dir):
+    """Another machine's measured tables, per chapter, under results/<machine>/: what the
+    chapters' step-by-step sections set llvm-mca's model of that machine's CPU against, when it is
+    not the machine the book shows. Each file says where its numbers come from."""
+    report_dir = Path(report_dir)
+    report = json.loads((report_dir / "results.json").read_text())
+    machine_id = report["machine"]["id"]
+    source = f"reports/{machine_id}/results.json"
+    counts_path = report_dir / "instructions.json"
+    counts = json.loads(counts_path.read_text()) if counts_path.exists() else None
+    counts_by_bench = {}
+    for c in (counts or {}).get("results", []):
+        counts_by_bench.setdefault(c["benchmark"], {})[c["backend"]] = c
+    sources = f"`{source}`" + (f" and `reports/{machine_id}/instructions.json`" if counts else "")
+    by_bench = by_benchmark(report["results"])
+    out = OUT / "results" / machine_id
+    for anchor, _row, probes in GROUPS:
+        text = HEADER.format(source=sources)
+        for probe in probes:
+            for bench in (routine_id(probe), routine_id(probe) + "-latency"):
+                if bench not in by_bench:
+                    continue
+                kind = "latency" if bench.endswith("-latency") else "throughput"
+                text += f"**`{bench}`** ({kind}), `reports/{machine_id}`:\n\n"
+                text += benchmark_table(by_bench[bench], report, counts_by_bench.get(bench, {}))
+                text += "\n"
+        if text == HEADER.format(source=sources):
+            text += f"`reports/{machine_id}` has no benchmark of this chapter.\n"
+        text += "\n" + machine_line(report) + " " + " ".join(
+            part for part in (ratio_line(report), clock_line(report)) if part) + "\n"
+        write(out / f"{anchor}.md", text.rstrip("\n") + "\n")
+
+
 # ---- mca: the dependency chains of the latency benchmarks, in llvm-mca's model of Zen 3 ------------
 
 # The routines whose latency the lab measures, and the backends whose chains the book compares.
@@ -1688,11 +1757,17 @@ MICROCODED_PDEP = {"znver1": "Zen 1", "znver2": "Zen 2"}
 # The checks that can settle a disagreement, in the order the book presents them; a row can pass
 # more than one. `width` settles a row only when its floor alone is past the threshold; below that
 # it is a partial answer, listed with the open rows.
-CHECKS = ["loop", "call", "pdep", "fewer", "width"]
+CHECKS = ["loop", "call", "pdep", "fewer", "width", "zmm"]
+
+# The CPUs whose LLVM 19 model is another's that splits 512-bit operations in two, with the CPU
+# whose model it is: LLVM 19 schedules `-mcpu=znver5` with its Zen 4 model (the `zmm` check runs
+# both on every block it checks, and shows that they agree), while Zen 5 executes a 512-bit
+# operation in one pass of its 512-bit datapath (AMD's Zen 5 presentation at Hot Chips 2024).
+HALVED_512 = {"znver5": "znver4"}
 
 # The files the book's model page includes; each is written whatever the report holds.
-MODEL_FILES = ["provenance", "cpus", "overview", "predictions", "avx512", "block", "gather",
-               "summary", "measured", "loop", "call", "pdep", "fewer", "width", "open"]
+MODEL_FILES = ["provenance", "cpus", "overview", "predictions", "avx512", "avx512-measured", "block", "gather",
+               "summary", "measured", "loop", "call", "pdep", "fewer", "width", "zmm", "open"]
 
 
 def cycles_text(x):
@@ -1824,7 +1899,8 @@ def assemblable(instruction):
     """The instruction as `qbb model` hands it to llvm-mca: symbols replaced by a placeholder
     name llvm-mca can assemble, a gather's memory operand without its size."""
     mnemonic, _, operands = instruction.partition(" ")
-    operands = re.sub(r"\[rip \+ [^\]]*\]", "[rip + qbb_symbol]", operands)
+    # A symbol can hold brackets of its own (`<[u64; 64]>`): one level of them is allowed.
+    operands = re.sub(r"\[rip \+ (?:[^\[\]]|\[[^\]]*\])*\]", "[rip + qbb_symbol]", operands)
     if (mnemonic == "call" or mnemonic.startswith("j")) and jump_symbol(operands) is not None:
         operands = "qbb_function"
     if "gather" in mnemonic or "scatter" in mnemonic:
@@ -1895,13 +1971,18 @@ def pressure_units(report, mnemonic):
 
 
 def avx512_timed():
-    """The reports in reports/ that time the avx512 backend."""
-    found = []
+    """The reports in reports/ that time the avx512 backend, each with the `-mcpu` of its own
+    model.json's comparison (None where it has no model, or the model knows no CPU for it)."""
+    found = {}
     for path in sorted((REPO / "reports").glob("*/results.json")):
         report = json.loads(path.read_text())
         if any(r.get("backend") == "avx512" and r.get("ns_per_op") == r.get("ns_per_op")
                for r in report.get("results", [])):
-            found.append(path.parent.name)
+            model = path.parent / "model.json"
+            cpu = None
+            if model.exists():
+                cpu = (json.loads(model.read_text()).get("predicted_vs_measured") or {}).get("cpu")
+            found[path.parent.name] = cpu
     return found
 
 
@@ -1930,6 +2011,82 @@ def classify(row, p, width, threshold, facts, cpu):
     return found, any(found.values())
 
 
+def mca_cycles(mca, cpu, block):
+    """Total Cycles ÷ 100 of llvm-mca on `block` for `cpu`, with the lines it cannot assemble
+    dropped, and how many it dropped; None when it gives no figure."""
+    import subprocess
+    run = subprocess.run(
+        [mca.path, "-mtriple=x86_64", f"-mcpu={cpu}", "-iterations=100",
+         "-skip-unsupported-instructions=parse-failure", "-"],
+        input=".intel_syntax noprefix\n" + block, capture_output=True, text=True)
+    m = re.search(r"Total Cycles:\s+(\d+)", run.stdout)
+    if not m:
+        return None, 0
+    return int(m.group(1)) / 100, run.stderr.count("error:")
+
+
+# The 512-bit instructions whose 256-bit counterpart has another name, and the narrower operand
+# sizes a down-conversion's destination takes when its source halves.
+AS_256 = {"vextracti64x4": "vextracti128", "vextractf64x4": "vextractf128",
+          "vinserti64x4": "vinserti128", "vinsertf64x4": "vinsertf128",
+          "vbroadcasti64x4": "vbroadcasti128", "vbroadcastf64x4": "vbroadcastf128"}
+HALF_SIZE = {"ymm": "xmm", "ymmword": "xmmword", "xmmword": "qword", "qword": "dword"}
+
+
+def as_256(line):
+    """One instruction of a probe with its 512-bit operation written as the 256-bit one: `zmm`
+    registers and `zmmword` operands renamed, broadcasts `{1toN}` halved, and the instructions
+    that move a 256-bit half (extract, insert, broadcast of 256 bits) as their 128-bit forms, whose
+    operands all halve. A line without a 512-bit operand is left as it is."""
+    if "zmm" not in line:
+        return line
+    mnemonic, _, operands = line.partition(" ")
+    if mnemonic in AS_256:
+        # Every operand halves: zmm -> ymm, ymm -> xmm, ymmword -> xmmword.
+        operands = re.sub(r"\bymm(\d+)\b", r"xmm\1", operands).replace("ymmword", "xmmword")
+        operands = re.sub(r"\bzmm(\d+)\b", r"ymm\1", operands)
+        return f"{AS_256[mnemonic]} {operands}"
+    operands = re.sub(r"\{1to(\d+)\}", lambda m: "{1to%d}" % (int(m.group(1)) // 2), operands)
+    if re.match(r"vpmov[a-z]*[qdw][bwd]$", mnemonic) and mnemonic not in ("vpmovb2m", "vpmovw2m",
+                                                                       "vpmovd2m", "vpmovq2m"):
+        # A down-conversion: the destination (first operand) is narrower than the source.
+        dest, _, rest = operands.partition(",")
+        dest = re.sub(r"\b(ymm|xmm)(\d+)\b", lambda m: "xmm" + m.group(2), dest)
+        dest = re.sub(r"\b(ymmword|xmmword|qword)\b", lambda m: HALF_SIZE[m.group(1)], dest)
+        operands = dest + "," + rest
+    operands = re.sub(r"\bzmm(\d+)\b", r"ymm\1", operands).replace("zmmword", "ymmword")
+    return f"{mnemonic} {operands}"
+
+
+def zmm_check(mca, row, p, facts, cpu, threshold):
+    """For a row predicted slower than measured on a CPU whose model splits 512-bit operations
+    (HALVED_512): llvm-mca on the probe as modelled, on the same block for the CPU whose model it
+    is, and on the block with every 512-bit register and operand renamed to its 256-bit form (each
+    512-bit operation priced as one pass, as a 512-bit datapath runs it). Settles the row when the
+    renamed block's prediction comes within the threshold of the measurement."""
+    if cpu not in HALVED_512 or facts is None or not row.get("measured_cycles"):
+        return None
+    if row["predicted_over_measured"] <= 1:
+        return None
+    instructions = [assemblable(i) for i in facts["instructions"]]
+    if not any("zmm" in i for i in instructions):
+        return None
+    resets = next((n for n in p.get("notes", []) if n.startswith(NOTE_RESET)), "")
+    resets = resets[len(NOTE_RESET):].split("; ") if resets else []
+    block = "\n".join(resets + instructions) + "\n"
+    renamed = "\n".join(as_256(line) for line in block.splitlines()) + "\n"
+    own, _ = mca_cycles(mca, cpu, block)
+    other, _ = mca_cycles(mca, HALVED_512[cpu], block)
+    full, dropped = mca_cycles(mca, cpu, renamed)
+    if own is None or full is None:
+        return None
+    measured = row["measured_cycles"]
+    return {"zmm": sum(1 for i in instructions if "zmm" in i), "own": own, "other": other,
+            "full": full, "dropped": dropped, "ratio": full / measured,
+            "narrows": dropped == 0 and full < own,
+            "settles": dropped == 0 and full < own and full / measured <= threshold}
+
+
 def model_section(model, report_dir, listings):
     """The generated files of the model page, name -> text."""
     source = f"`reports/{report_dir.name}/model.json`"
@@ -1944,6 +2101,14 @@ def model_section(model, report_dir, listings):
     comparison = model.get("predicted_vs_measured")
     machine_cpu = comparison["cpu"] if comparison else None
     timed_avx512 = avx512_timed()
+    # The CPUs on which a report has timed the avx512 backend: their avx512 cells are predictions
+    # with a measurement beside them, the others' (◇) predictions only.
+    measured_avx512 = {cpu for cpu in timed_avx512.values() if cpu}
+    if comparison and any(r["backend"] == "avx512" for r in comparison["rows"]):
+        measured_avx512.add(machine_cpu)
+
+    def diamond(cpu):
+        return "" if cpu in measured_avx512 else " ◇"
     mca = Mca(model)
     widths = {c: mca.dispatch_width(c) for c in cpu_names}
 
@@ -1986,12 +2151,18 @@ def model_section(model, report_dir, listings):
              "cycle.\n")
     files["cpus"] = text
 
-    avx512_note = (
-        "◇ avx512: predictions only: "
-        + ("no report in `reports/` has timed this backend, so these are the lab's only figures "
-           "for it." if not timed_avx512 else
-           f"the reports of {', '.join(timed_avx512)} time it on real hardware.")
-    )
+    if not timed_avx512:
+        avx512_note = ("◇ avx512: predictions only: no report in `reports/` has timed this backend, "
+                       "so these are the lab's only figures for it.")
+    else:
+        on = [f"`reports/{name}`" + (f" (`{cpu}`)" if cpu else "") for name, cpu in timed_avx512.items()]
+        avx512_note = (
+            "◇ avx512 on a CPU no report has timed it on: a prediction only. "
+            + f"{and_list(on)} {'times' if len(on) == 1 else 'time'} the backend on real hardware"
+            + (f"; on `{'`, `'.join(sorted(measured_avx512))}` its cells carry no ◇, and "
+               "[predicted against measured](#avx-512-predicted-against-measured) sets them beside "
+               "the timings." if measured_avx512 else ".")
+        )
 
     # -- predictions: one table per CPU, routines down, backends across
     text = header
@@ -2000,7 +2171,7 @@ def model_section(model, report_dir, listings):
         opened = " open" if cpu == (machine_cpu or cpu_names[0]) else ""
         runs = "runs the avx512 backend" if c["runs_avx512_backend"] else "no AVX-512"
         text += f"<details{opened}>\n<summary><code>{cpu}</code>: {c['title']} ({runs})</summary>\n\n"
-        text += "| routine | " + " | ".join(b + (" ◇" if b == "avx512" else "") for b in backends) + " |\n"
+        text += "| routine | " + " | ".join(b + (diamond(cpu) if b == "avx512" else "") for b in backends) + " |\n"
         text += "| --- |" + " ---: |" * len(backends) + "\n"
         for r in routines:
             row = [by_key.get((r, b, cpu)) for b in backends]
@@ -2047,7 +2218,7 @@ def model_section(model, report_dir, listings):
                 cells.append("-")
                 continue
             best = min(ps, key=lambda p: p["cycles_per_call"])
-            mark = " ◇" if best["backend"] == "avx512" else ""
+            mark = diamond(cpu) if best["backend"] == "avx512" else ""
             cells.append(f"{best['backend']}{mark} {cycles_text(best['cycles_per_call'])}")
         text += f"| {r} | " + " | ".join(cells) + " |\n"
     text += ("\nThe backend with the fewest predicted cycles per call, and that figure; probes "
@@ -2059,7 +2230,7 @@ def model_section(model, report_dir, listings):
     if wide:
         others = [b for b in backends if b not in ("avx512", "portable")]
         text = header + "| routine | " + " | ".join(
-            f"`{c}` avx512 ◇ | best of {', '.join(others)}" for c in wide) + " |\n"
+            f"`{c}` avx512{diamond(c)} | `{c}` best other" for c in wide) + " |\n"
         text += "| --- |" + " ---: | ---: |" * len(wide) + "\n"
         for r in routines:
             cells = []
@@ -2079,14 +2250,69 @@ def model_section(model, report_dir, listings):
                 else:
                     cells.append("-")
             text += f"| {r} | " + " | ".join(cells) + " |\n"
-        text += ("\nPredicted cycles per call of the avx512 backend and of the fastest backend "
-                 f"that does not use AVX-512 ({', '.join(others)}; the portable backend runs its "
+        text += ("\nPredicted cycles per call of the avx512 backend and (best other) of the "
+                 f"fastest backend that does not use AVX-512 ({', '.join(others)}; the portable backend runs its "
                  "AVX-512 copy on these CPUs, so it is left out), with the predicted speed-up of "
                  "avx512 over it in brackets; ↺ and → as above, and no speed-up beside a figure "
                  "with either. " + avx512_note + "\n")
     else:
         text = header + "None of the CPUs of this model runs the avx512 backend.\n"
     files["avx512"] = text
+
+    # -- avx512-measured: on the measured CPU, the avx512 backend predicted against measured, and
+    # its speed-up over the fastest backend without AVX-512, predicted and measured
+    rows512 = [r for r in (comparison or {}).get("rows", []) if r["backend"] == "avx512"]
+    if rows512:
+        others = [b for b in backends if b not in ("avx512", "portable")]
+        threshold = comparison["differs_above"]
+        measured_by = {(r["routine"], r["backend"]): r for r in comparison["rows"]}
+        text = header + (f"| routine | avx512 measured | avx512 predicted (`{machine_cpu}`) | "
+                         "predicted ÷ measured | best of the others, measured | "
+                         "best of the others, predicted | speed-up, measured | speed-up, predicted |\n"
+                         "| --- | ---: | ---: | ---: | --- | --- | ---: | ---: |\n")
+        agree = disagree = 0
+        for r in rows512:
+            routine = r["routine"]
+            ratio = r.get("predicted_over_measured")
+            ratio_text = f"{ratio:.2f}×" if ratio is not None else "-"
+            if r.get("differs"):
+                ratio_text = f"**{ratio_text}**"
+            p = by_key.get((routine, "avx512", machine_cpu))
+            mine = [measured_by.get((routine, b)) for b in others]
+            mine = [q for q in mine if q and q.get("measured_cycles")]
+            theirs = [by_key.get((routine, b, machine_cpu)) for b in others]
+            theirs = [q for q in theirs if modelled(q) and not caveat(q)]
+            cells = [routine, cycles_text(r["measured_cycles"]) if r.get("measured_cycles") else "-",
+                     cycles_text(r["predicted_cycles"]) + (caveat_marks(p) if p else ""), ratio_text]
+            best_m = min(mine, key=lambda q: q["measured_cycles"]) if mine else None
+            best_p = min(theirs, key=lambda q: q["cycles_per_call"]) if theirs else None
+            cells.append(f"{best_m['backend']} {cycles_text(best_m['measured_cycles'])}" if best_m else "-")
+            cells.append(f"{best_p['backend']} {cycles_text(best_p['cycles_per_call'])}" if best_p else "-")
+            gain_m = gain_p = None
+            if best_m and r.get("measured_cycles"):
+                gain_m = best_m["measured_cycles"] / r["measured_cycles"]
+            if best_p and p and modelled(p) and not caveat(p):
+                gain_p = best_p["cycles_per_call"] / p["cycles_per_call"]
+            cells.append(f"{format_ratio(gain_m)}×" if gain_m else "-")
+            cells.append(f"{format_ratio(gain_p)}×" if gain_p else "-")
+            if gain_m and gain_p:
+                if (gain_m > 1) == (gain_p > 1):
+                    agree += 1
+                else:
+                    disagree += 1
+            text += "| " + " | ".join(cells) + " |\n"
+        text += (f"\nCycles per call of the avx512 backend on {comparison['machine']}, measured, and "
+                 f"`{machine_cpu}`'s prediction for it; ratios more than {threshold}× apart in bold "
+                 "(their checks are in the comparison below, with every backend's). Beside them the "
+                 f"fastest backend without AVX-512 ({', '.join(others)}), by the measurement and by "
+                 "the model (probes with a loop or a call left out), and the speed-up of avx512 over "
+                 f"it each way. Where both speed-ups are given, the model and the machine agree on "
+                 f"whether avx512 is ahead in {agree} routine{'s' if agree != 1 else ''} and disagree "
+                 f"in {disagree}.\n")
+    else:
+        text = header + ("No report measured the avx512 backend on a CPU of this model, so its "
+                         "predictions have no measurement beside them.\n")
+    files["avx512-measured"] = text
 
     # -- block: one probe as llvm-mca is given it, and what llvm-mca reports
     example_cpu = machine_cpu or cpu_names[0]
@@ -2157,7 +2383,7 @@ def model_section(model, report_dir, listings):
     if not comparison:
         none = header + ("This model has no measurements beside it: its folder has no "
                          "`results.json` whose CPU llvm-mca knows.\n")
-        for name in ("summary", "measured", "loop", "call", "pdep", "fewer", "width", "open"):
+        for name in ("summary", "measured", "loop", "call", "pdep", "fewer", "width", "zmm", "open"):
             files[name] = none
         return files
 
@@ -2165,16 +2391,29 @@ def model_section(model, report_dir, listings):
     cpu = comparison["cpu"]
     width = widths.get(cpu)
     rows = comparison["rows"]
+    # On a CPU that runs the avx512 backend, the portable backend was timed in its AVX-512 copy
+    # (the one modelled) and counted by callgrind in its AVX2 copy (valgrind hides AVX-512): its
+    # count is of other code, so no check and no IPC uses it.
+    other_copy = machine_cpu in measured_avx512
+    if other_copy:
+        rows = [dict(r, benchmark_instructions=None, counted_another_copy=True)
+                if r["backend"] == "portable" and r.get("benchmark_instructions") is not None else r
+                for r in rows]
     results = []
     for row in rows:
         p = by_key.get((row["routine"], row["backend"], cpu), {})
         found = find_probe(listings, p) if p else None
         facts = found[0] if found else None
         checks, settled = ({}, False)
+        zmm = None
         if row.get("differs"):
             checks, settled = classify(row, p, width, threshold, facts, cpu)
+            zmm = zmm_check(mca, row, p, facts, cpu, threshold)
+            if zmm and zmm["narrows"]:
+                checks["zmm"] = zmm["settles"]
+                settled = settled or zmm["settles"]
         results.append({"row": row, "p": p, "facts": facts, "listing": found[1] if found else None,
-                        "checks": checks, "settled": settled})
+                        "checks": checks, "settled": settled, "zmm": zmm})
 
     def ipc(r):
         m, c = r["row"].get("benchmark_instructions"), r["row"].get("measured_cycles")
@@ -2202,7 +2441,8 @@ def model_section(model, report_dir, listings):
                  cycles_text(row["predicted_cycles"]) + caveat_marks(r["p"]), ratio_text]
         if counted:
             m = row.get("benchmark_instructions")
-            cells.append(f"{row['probe_instructions']} / {cycles_text(m) if m is not None else '-'}")
+            cells.append(f"{row['probe_instructions']} / {cycles_text(m) if m is not None else '-'}"
+                         + (" ‡" if row.get("counted_another_copy") else ""))
             cells.append(format_ipc(ipc(r)) if ipc(r) else "-")
         cells.append(check_words(r))
         text += "| " + " | ".join(cells) + " |\n"
@@ -2214,6 +2454,10 @@ def model_section(model, report_dir, listings):
         text += (" Instructions: those llvm-mca schedules per call (the probe) and those callgrind "
                  "counts per call of the benchmark, its loop included; IPC: callgrind's count over "
                  "the measured cycles.")
+        if any(r["row"].get("counted_another_copy") for r in results):
+            text += (" ‡ portable: callgrind counted its AVX2 copy (valgrind hides AVX-512), not "
+                     "the AVX-512 copy timed and modelled here, so its count is left out of the "
+                     "IPC and of the checks.")
     text += "\n"
     # Measured rows without a prediction ("piece-at scalar-v3: not modelled"), by backend and why.
     unmodelled = {}
@@ -2236,7 +2480,7 @@ def model_section(model, report_dir, listings):
         files["summary"] = header + (
             "The timings have no cycles (their `results.json` has no clock and `qbb model` was "
             "given none), so no prediction is compared with them.\n")
-        for name in ("loop", "call", "pdep", "fewer", "width", "open"):
+        for name in ("loop", "call", "pdep", "fewer", "width", "zmm", "open"):
             files[name] = files["summary"]
         return files
     text = header + (f"{len(differ)} of the {len(results)} rows of `{cpu}` against the timings "
@@ -2375,6 +2619,37 @@ def model_section(model, report_dir, listings):
                             + ("" if r["checks"]["width"] else " (partly)")])
     files["width"] = text
 
+    zmm_rows = [r for r in differ if r.get("zmm")]
+    if zmm_rows:
+        other_cpu = HALVED_512.get(cpu, "")
+        mine = [p for p in preds if p["cpu"] == cpu and modelled(p)]
+        same = [p for p in mine if modelled(by_key.get((p["routine"], p["backend"], other_cpu)))
+                and by_key[(p["routine"], p["backend"], other_cpu)]["cycles_per_call"] == p["cycles_per_call"]]
+        text = header + (f"In `model.json`, {len(same)} of the {len(mine)} predictions for `{cpu}` "
+                         f"equal `{other_cpu}`'s for the same routine and backend.\n\n")
+        text += (f"| benchmark | backend | predicted ÷ measured | instructions on zmm | "
+                         f"`{cpu}` | `{other_cpu}`, same block | 512-bit as 256-bit | measured | "
+                         "renamed ÷ measured |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+        for r in zmm_rows:
+            z = r["zmm"]
+            text += (f"| {row_name(r)} | {z['zmm']} | {cycles_text(z['own'])} | "
+                     f"{cycles_text(z['other']) if z['other'] is not None else '-'} | "
+                     f"{cycles_text(z['full'])}"
+                     + (f" ({z['dropped']} line{'s' if z['dropped'] != 1 else ''} not assembled)" if z["dropped"] else "")
+                     + f" | {cycles_text(r['row']['measured_cycles'])} | {z['ratio']:.2f}×"
+                     + ("" if z["settles"] else " (partly)" if z["narrows"] else " (no nearer)")
+                     + " |\n")
+        text += (f"\nCycles per call from `{Path(mca.path).name} -mcpu=CPU -iterations=100` on each "
+                 "probe's block (its resets first, as in the example above), run here: as modelled, "
+                 f"for `{other_cpu}` on the same block, and for `{cpu}` with each 512-bit operation "
+                 "written as its 256-bit one (`zmm` registers and `zmmword` operands renamed, "
+                 "broadcasts halved, the moves of a 256-bit half written as their 128-bit forms). "
+                 f"The row is settled when that prediction is within {threshold}× of the measurement, "
+                 "*partly* when it only narrows the gap; *no nearer*: the check does not hold.\n")
+    else:
+        text = header + "No row that differs passes this check.\n"
+    files["zmm"] = text
+
     def busiest(r):
         b = r["p"].get("busiest_resource")
         if not b:
@@ -2390,7 +2665,13 @@ def model_section(model, report_dir, listings):
         resets = next((n for n in r["p"].get("notes", []) if n.startswith(NOTE_RESET)), "")
         resets = resets[len(NOTE_RESET):].split("; ") if resets else []
         block = "\n".join(resets + [assemblable(i) for i in r["facts"]["instructions"]]) + "\n"
-        report = mca.run(cpu, block, "-iterations=100", "-instruction-info=false")
+        try:
+            report = mca.run(cpu, block, "-iterations=100", "-instruction-info=false")
+        except Exception as e:  # noqa: BLE001 - what llvm-mca refuses is reported, not fatal
+            err = (getattr(e, "stderr", "") or "").strip().splitlines()
+            print(f"generate: llvm-mca refuses the block of {r['p'].get('probe')}: "
+                  f"{err[0] if err else e}", file=sys.stderr)
+            return "(llvm-mca refuses the block as printed)"
         lines = report.splitlines()
         index = next((re.match(r"(\[[\d.]+\])", l).group(1) for l in lines
                       if re.match(r"\[[\d.]+\]\s+-\s+" + re.escape(b["name"]) + "$", l)), None)
@@ -2425,7 +2706,9 @@ def model_section(model, report_dir, listings):
                  "most cycles per call (`model.json`'s `busiest_resource`), beside the prediction; "
                  "the instructions on it, by mnemonic, are those the same view charges to it when "
                  "the block is run again here. *partly*: a check that holds but does not reach "
-                 "the threshold by itself.\n")
+                 "the threshold by itself. Every check of this chapter was run on each of these rows "
+                 f"({', '.join(k for k in CHECKS if k != 'zmm' or cpu in HALVED_512)}); none "
+                 "settles it.\n")
     else:
         text = header + "Every row that differs is settled by a check.\n"
     files["open"] = text
@@ -2645,6 +2928,8 @@ def main(argv):
         asm(args[1:], support_json)
     elif command == "results":
         results(args[0])
+    elif command == "tables":
+        tables(args[0])
     elif command == "machines":
         write(OUT / "results" / "machines.md", machines(args))
     elif command == "inlining-fix":
