@@ -73,6 +73,14 @@ fn perft_by<B: Backend, A: AttackSource>(
                 }
                 return moves.len() as u64;
             }
+            if bulk && depth == 2 {
+                // The children are counted here, in this loop, rather than each in a call of its
+                // own: the last two plies are one function.
+                return moves
+                    .iter()
+                    .map(|&mv| pos.make_move_unkeyed(b, mv).count_moves_by(b, a))
+                    .sum();
+            }
             moves
                 .iter()
                 .map(|&mv| perft_by(b, a, &pos.make_move_unkeyed(b, mv), depth - 1, bulk))
