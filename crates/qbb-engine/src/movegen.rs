@@ -264,8 +264,7 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
         sink.piece_moves(PieceType::Knight, from, t.knight[from] & targets);
     }
     let pin_line = |from: Square| a.pin_line(b, t, &threats, from);
-    // Sliders: the free ones without a test per piece, then the (rare) pinned ones along their
-    // pin line.
+    // Sliders: the free ones without a test per piece; the pinned ones come last.
     let sliders = [
         (PieceType::Bishop, board.bishops & us),
         (PieceType::Rook, board.rooks & us),
@@ -281,18 +280,22 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
             sink.piece_moves(kind, from, attacks(kind, from) & targets);
         }
     }
-    for (kind, set) in sliders {
-        for from in Squares(set & pinned) {
-            sink.piece_moves(kind, from, attacks(kind, from) & targets & pin_line(from));
-        }
-    }
 
-    // Pawns: the unpinned ones set-wise, each pinned one with its line as an extra mask.
+    // Pawns: the unpinned ones set-wise.
     let pawns = board.pawns & us;
     pawn_moves::<S, CAPTURES>(sink, pawns & !pinned, board.them, !occupied, check_mask);
-    for from in Squares(pawns & pinned) {
-        let mask = check_mask & pin_line(from);
-        pawn_moves::<S, CAPTURES>(sink, from.bit(), board.them, !occupied, mask);
+
+    // The pinned sliders and pawns, each along its pin line (most positions have none).
+    if pinned != 0 {
+        for (kind, set) in sliders {
+            for from in Squares(set & pinned) {
+                sink.piece_moves(kind, from, attacks(kind, from) & targets & pin_line(from));
+            }
+        }
+        for from in Squares(pawns & pinned) {
+            let mask = check_mask & pin_line(from);
+            pawn_moves::<S, CAPTURES>(sink, from.bit(), board.them, !occupied, mask);
+        }
     }
 
     if let Some(to) = pos.en_passant() {
