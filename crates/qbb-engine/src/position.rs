@@ -366,7 +366,9 @@ impl Position {
             castle_rooks &= !RANK_1;
         }
         let lost = self.castle_rooks ^ castle_rooks;
-        if lost != 0 {
+        // Tested for `KEYED` here and not left to dead-code elimination like the other keys: the
+        // compiler keeps a loop it cannot prove finite, and `castling_of` loops over the rooks.
+        if KEYED && lost != 0 {
             hash ^= zobrist::castling_of(side, lost);
         }
 
