@@ -17,6 +17,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use qbb::BackendKind;
+use qbb_benches::build_info;
 use qbb_benches::harness::{HarnessArgs, cpu_name};
 use qbb_engine::Attacks;
 use shakmaty::Position as _;
@@ -175,6 +176,22 @@ fn shakmaty_perft_no_bulk(pos: &shakmaty::Chess, depth: u32) -> u64 {
         .sum()
 }
 
+/// How the peers were built, which decides what the margin over them means: without
+/// `-C target-cpu=...` they run baseline x86-64 code, while the engine still dispatches to the
+/// CPU's best backend.
+fn peers_build() -> String {
+    if build_info::RUSTFLAGS.contains("target-cpu") {
+        format!(
+            "every crate built with RUSTFLAGS=\"{}\": the peers use this CPU's instructions too",
+            build_info::RUSTFLAGS
+        )
+    } else {
+        "every crate built for baseline x86-64: the engine dispatches to its backends, the peers \
+         get no CPU extensions (RUSTFLAGS=\"-C target-cpu=native\" builds them for this CPU)"
+            .to_string()
+    }
+}
+
 fn main() {
     let args = HarnessArgs::from_env("QBB_PERFT_ROUNDS", 5);
     let rounds = args.rounds;
@@ -218,6 +235,7 @@ fn main() {
         "perft, single thread, best of {rounds} rounds, on {}",
         cpu_name()
     );
+    println!("{}", peers_build());
     println!();
     println!(
         "| case | runner | nodes | Mnps (wall) | Mnps (CPU time) | vs cozy-chess | vs shakmaty |"
@@ -256,8 +274,9 @@ fn main() {
     }
     if let Ok(path) = std::env::var("QBB_PERFT_JSON") {
         let text = format!(
-            "{{\"cpu\":\"{}\",\"rounds\":{rounds},\"results\":[\n{}\n]}}\n",
+            "{{\"cpu\":\"{}\",\"rounds\":{rounds},\"rustflags\":\"{}\",\"results\":[\n{}\n]}}\n",
             cpu_name(),
+            build_info::RUSTFLAGS.replace('"', "\\\""),
             json.join(",\n")
         );
         if let Err(e) = std::fs::write(&path, text) {
