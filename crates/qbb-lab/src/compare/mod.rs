@@ -26,6 +26,8 @@ use crate::report::files::{cargo_command, command_line, create_dir, out_dir, wri
 use crate::report::machine::Machine;
 use crate::report::table::{BASELINE_RATIO, format_ratio, legend, machine_table, three_digits};
 use crate::report::{corpus_description, round4};
+#[cfg(test)]
+pub(crate) use results::tests as results_tests;
 pub use results::{Results, Row};
 
 /// The timings' two commands: measure now, or read back a run of `cargo bench`.
@@ -231,11 +233,23 @@ fn add_counts_beside(results: &mut Results, dir: &Path) -> Result<()> {
         results.results.len(),
         path.display()
     );
+    let elsewhere = results
+        .results
+        .iter()
+        .filter(|r| r.counted_another_copy.is_some())
+        .count();
+    if elsewhere > 0 {
+        eprintln!(
+            "{elsewhere} rows have a count of another copy of their code than the one timed (the \
+             portable backend under valgrind): kept apart, without instructions per cycle"
+        );
+    }
     Ok(())
 }
 
 /// Prints the table and writes the files.
 fn finish(results: &mut Results, dir: &Path) -> Result<ExitCode> {
+    results.record_widths();
     add_counts_beside(results, dir)?;
     print(&results.table().terminal(&legend(
         "fastest (or tied within the noise)",
@@ -328,6 +342,37 @@ fn fair_and_naive(results: &Results) -> String {
     out
 }
 
+/// A paragraph on the backends whose instruction counts are of another copy of their code than
+/// the one timed, or nothing: each backend with the width counted and the width timed.
+fn counts_of_another_copy(results: &Results) -> String {
+    let mut copies: Vec<(&str, &str, &str)> = Vec::new();
+    for row in &results.results {
+        let (Some(other), Some(timed)) = (&row.counted_another_copy, &row.width) else {
+            continue;
+        };
+        let copy = (
+            row.subject.backend.as_str(),
+            other.width.as_str(),
+            timed.as_str(),
+        );
+        if !copies.contains(&copy) {
+            copies.push(copy);
+        }
+    }
+    copies
+        .iter()
+        .map(|(backend, counted, timed)| {
+            format!(
+                "\nThe instruction counts of {backend} (`instructions.json`) are of its \
+                 {counted} copy: it runs the widest copy of its code the CPU reports, and \
+                 valgrind, which counted it, hides AVX-512; this run timed its {timed} copy. \
+                 `results.json` gives those counts apart (`counted_another_copy`) and no \
+                 instructions per cycle for {backend}.\n"
+            )
+        })
+        .collect()
+}
+
 /// `results.md`: the machine, the table, the charts.
 fn markdown_page(results: &Results, has_overview: bool) -> String {
     let m = &results.machine;
@@ -376,6 +421,7 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
          `ns_max`) and drawn as error bars in the charts. The machine may be shared: quote \
          ratios between backends of one run rather than absolute times.\n",
     );
+    page.push_str(&counts_of_another_copy(results));
     page.push_str(&fair_and_naive(results));
     if has_overview {
         page.push_str("\n![Speed-up over the baseline of every benchmark](overview.svg)\n");
@@ -394,7 +440,7 @@ mod tests {
 
     use super::results::tests::sample;
     use super::*;
-    use crate::testing::{assert_fails_with, assert_json_and_page, scratch};
+    use crate::testing::{assert_contains_all, assert_fails_with, assert_json_and_page, scratch};
 
     #[test]
     fn files_are_written_where_asked() {
@@ -407,6 +453,18 @@ mod tests {
         assert_json_and_page(&results, &dir, "results", &page_parts);
         assert!(dir.join("charts/piece-at-latency.svg").is_file());
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_page_says_when_a_count_is_of_another_copy() {
+        let wide = markdown_page(&results::tests::timed_and_counted(true), false);
+        assert_contains_all(
+            &wide,
+            &["The instruction counts of portable (`instructions.json`) are of its avx2 copy"],
+        );
+        assert!(wide.contains("this run timed its avx512 copy"), "{wide}");
+        let narrow = markdown_page(&results::tests::timed_and_counted(false), false);
+        assert!(!narrow.contains("another copy") && !narrow.contains("counted_another_copy"));
     }
 
     #[test]

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::instructions::counts::Instructions;
 use crate::report::machine::Machine;
 use crate::report::table::three_digits;
+use crate::report::width::{self, CountOfAnotherCopy};
 use crate::report::{Against, Figure, Ratio, Report, Subject, round4, subject_and_ratio_fields};
 
 /// The whole file.
@@ -35,12 +36,21 @@ pub struct Row {
     /// `ns_per_op` times the core clock measured during the run (`machine.clock_ghz`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cycles_per_op: Option<f64>,
-    /// Instructions per call, from the callgrind counts (`instructions.json`) beside the file.
+    /// The copy of the code timed, for a backend that picks its width at run time (portable):
+    /// `avx512`, `avx2` or `baseline`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<String>,
+    /// Instructions per call, from the callgrind counts (`instructions.json`) beside the file,
+    /// when they counted the copy of the code that was timed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions_per_op: Option<f64>,
     /// Instructions per cycle: `instructions_per_op / cycles_per_op`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ipc: Option<f64>,
+    /// The count when it is of another copy than the one timed (valgrind ran the portable
+    /// backend at a narrower width): reported, but no instructions per cycle are made of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counted_another_copy: Option<CountOfAnotherCopy>,
     /// The benchmark's baseline: the fastest of the scalar-class implementations measured.
     #[serde(default)]
     pub baseline: Option<String>,
@@ -71,8 +81,10 @@ impl Row {
             samples: sorted.len(),
             calls_per_sample,
             cycles_per_op: clock_ghz.map(|ghz| round4(ns_per_op * ghz)),
+            width: None,
             instructions_per_op: None,
             ipc: None,
+            counted_another_copy: None,
             baseline: None,
             speedup_vs_baseline: None,
             speedup_vs_scalar: None,
@@ -110,6 +122,31 @@ impl Figure for Row {
     }
 }
 
+impl Row {
+    /// Takes `count` (instructions per call, and the copy counted) as this row's when it is of
+    /// the copy timed, else as a count of another copy; returns whether it was this row's.
+    fn pair_with(&mut self, count: Option<(f64, Option<String>)>) -> bool {
+        let (ours, other) = match count {
+            Some((instructions, counted)) if counted == self.width => (Some(instructions), None),
+            Some((instructions, Some(counted))) => (
+                None,
+                Some(CountOfAnotherCopy {
+                    width: counted,
+                    instructions_per_op: instructions,
+                }),
+            ),
+            // A count without a width, of a row with one: a file the lab cannot place.
+            Some((_, None)) | None => (None, None),
+        };
+        self.instructions_per_op = ours;
+        self.ipc = ours
+            .zip(self.cycles_per_op)
+            .map(|(instructions, cycles)| round4(instructions / cycles));
+        self.counted_another_copy = other;
+        ours.is_some()
+    }
+}
+
 fn median(sorted: &[f64]) -> f64 {
     match sorted.len() {
         0 => f64::NAN,
@@ -128,22 +165,40 @@ impl Results {
         results
     }
 
+    /// Records the copy each row of a backend that picks its width timed, where the row does
+    /// not say.
+    pub fn record_widths(&mut self) {
+        let widths: Vec<Option<String>> = self.results.iter().map(|r| self.width_of(r)).collect();
+        for (row, width) in self.results.iter_mut().zip(widths) {
+            row.width = width;
+        }
+    }
+
+    /// The copy `row` timed, for a backend that picks its width: as recorded, else (a file
+    /// written before the width was) the widest the report's machine has, as the backend picks
+    /// it.
+    pub fn width_of(&self, row: &Row) -> Option<String> {
+        if !width::picks_its_width(&row.subject.backend) {
+            return None;
+        }
+        let derived = || width::widest(&self.machine.features).to_string();
+        Some(row.width.clone().unwrap_or_else(derived))
+    }
+
     /// Fills in each row's instructions per call from the counts of the same benchmark and
-    /// implementation, and with the cycles its instructions per cycle; returns how many rows
-    /// found their count.
+    /// implementation, and with the cycles its instructions per cycle; a count of another copy
+    /// of the code than the timed one goes to `counted_another_copy` instead. Returns how many
+    /// rows found a count of the code they timed.
     pub fn add_instruction_counts(&mut self, counts: &Instructions) -> usize {
+        self.record_widths();
         let mut found = 0;
         for row in &mut self.results {
             let subject = &row.subject;
             let count = counts.results.iter().find(|c| {
                 c.subject.benchmark == subject.benchmark && c.subject.backend == subject.backend
             });
-            row.instructions_per_op = count.map(|c| c.instructions_per_call);
-            row.ipc = row
-                .instructions_per_op
-                .zip(row.cycles_per_op)
-                .map(|(instructions, cycles)| round4(instructions / cycles));
-            found += usize::from(count.is_some());
+            let count = count.map(|c| (c.instructions_per_call, counts.width_of(c)));
+            found += usize::from(row.pair_with(count));
         }
         found
     }
@@ -265,6 +320,70 @@ pub(crate) mod tests {
         assert_eq!(best(&groups[1].1).unwrap().subject.backend, "avx2");
         assert_eq!(best(&groups[2].1).unwrap().subject.backend, "scalar");
         assert_eq!(r.backends(), ["scalar", "swar", "avx2"]);
+    }
+
+    /// The features of a CPU with the avx2 and avx512 backends' sets, or the avx2 set only.
+    pub fn features(avx512: bool) -> Vec<String> {
+        use qbb::backend::{AVX2_FEATURES, AVX512_FEATURES};
+        let wide: &[&str] = if avx512 { AVX512_FEATURES } else { &[] };
+        AVX2_FEATURES
+            .iter()
+            .chain(wide)
+            .map(|f| f.to_string())
+            .collect()
+    }
+
+    /// piece-at on avx2 and portable, timed at 2 ns and 2 GHz, on a CPU with or without
+    /// AVX-512, with the counts of `instructions.json` made on the same CPU before the counts
+    /// recorded their width.
+    pub fn timed_and_counted(avx512: bool) -> Results {
+        let timed = |backend: &str| {
+            let on = Implementation::from_name(backend).unwrap();
+            Row::new("piece-at".parse().unwrap(), on, &[2.0], 1024, Some(2.0))
+        };
+        let mut results = made_up_report(UNIT, vec![timed("avx2"), timed("portable")]);
+        results.machine.features = features(avx512);
+        let mut counts = crate::instructions::counts::tests::sample();
+        counts.machine.features = features(avx512);
+        results.add_instruction_counts(&counts);
+        results
+    }
+
+    #[test]
+    fn a_count_of_another_copy_than_the_timed_one_gives_no_ipc() {
+        let results = timed_and_counted(true);
+        let [avx2, portable] = &results.results[..] else {
+            panic!("two rows")
+        };
+        assert_eq!(
+            (avx2.instructions_per_op, avx2.ipc),
+            (Some(17.0), Some(4.25))
+        );
+        assert_eq!(avx2.counted_another_copy, None);
+        // Timed in its AVX-512 copy, counted under valgrind in its AVX2 copy.
+        assert_eq!(portable.width.as_deref(), Some("avx512"));
+        assert_eq!((portable.instructions_per_op, portable.ipc), (None, None));
+        assert_eq!(
+            portable.counted_another_copy,
+            Some(CountOfAnotherCopy {
+                width: "avx2".to_string(),
+                instructions_per_op: 18.0
+            })
+        );
+        let text = results.to_json().unwrap();
+        assert!(text.contains("\"counted_another_copy\": {"), "{text}");
+    }
+
+    #[test]
+    fn without_avx512_the_count_is_of_the_timed_copy() {
+        let results = timed_and_counted(false);
+        let portable = &results.results[1];
+        assert_eq!(portable.width.as_deref(), Some("avx2"));
+        assert_eq!(
+            (portable.instructions_per_op, portable.ipc),
+            (Some(18.0), Some(4.5))
+        );
+        assert_eq!(portable.counted_another_copy, None);
     }
 
     #[test]

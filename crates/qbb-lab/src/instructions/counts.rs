@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::gungraun::Run;
 use crate::report::machine::Machine;
 use crate::report::table::three_digits;
+use crate::report::width;
 use crate::report::{
     Against, Figure, Ratio, Report, Subject, backends_in_order, subject_and_ratio_fields,
 };
@@ -32,6 +33,11 @@ pub struct Count {
     /// This backend's count divided by scalar's (below 1: fewer instructions than scalar), when
     /// scalar was counted.
     pub vs_scalar: Option<f64>,
+    /// The copy of the code counted, for a backend that picks its width at run time (portable):
+    /// `avx2` or `baseline`, as valgrind leaves the CPU (see [`Instructions::width_of`] for files
+    /// that lack it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<String>,
 }
 
 impl Count {
@@ -45,6 +51,7 @@ impl Count {
             calls_per_pass,
             instructions_per_call: round2(run.instructions as f64 / calls_per_pass as f64),
             vs_scalar: None,
+            width: None,
         }
     }
 }
@@ -81,6 +88,28 @@ impl Instructions {
             qbb_benches::corpus::POSITIONS
         );
         Report::new(machine, source, unit, corpus, rows)
+    }
+
+    /// Records the copy each count of a backend that picks its width ran: the one valgrind left
+    /// the bench on this machine.
+    pub fn record_widths(&mut self) {
+        let counted = width::under_valgrind(&self.machine.features);
+        for count in &mut self.results {
+            if width::picks_its_width(&count.subject.backend) {
+                count.width = Some(counted.to_string());
+            }
+        }
+    }
+
+    /// The copy `count` is of, for a backend that picks its width: as recorded, else (a file
+    /// written before the width was) what valgrind left the report's machine, which is the same
+    /// rule applied to the same features.
+    pub fn width_of(&self, count: &Count) -> Option<String> {
+        if !width::picks_its_width(&count.subject.backend) {
+            return None;
+        }
+        let derived = || width::under_valgrind(&self.machine.features).to_string();
+        Some(count.width.clone().unwrap_or_else(derived))
     }
 
     /// The compilers of the counts, each with the backends it built: `rustc 1.95.0 (…)` for

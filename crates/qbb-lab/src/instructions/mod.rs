@@ -98,6 +98,7 @@ fn from_gungraun(dir: &Path) -> Result<Instructions> {
         rows,
     );
     counts.machine.rustc = compilers_line(&counts);
+    counts.record_widths();
     counts.source = format!(
         "gungraun's summaries of callgrind ({}), read back by {}",
         bench_commands(&counts).join(" and "),

@@ -184,10 +184,7 @@ pub fn section(c: &Comparison) -> String {
         }
         if counted {
             cells.push(r.probe_instructions.to_string());
-            cells.push(
-                r.benchmark_instructions
-                    .map_or("-".to_string(), cycles_text),
-            );
+            cells.push(benchmark_instructions_text(r));
         }
         cells.push(caveat_text(&r.notes));
         let _ = writeln!(md, "| {} |", cells.join(" | "));
@@ -211,10 +208,28 @@ pub fn section(c: &Comparison) -> String {
             let _ = writeln!(md, ": {}.", differing.join(", "));
         }
     }
+    if let Some(other) = c.rows.iter().find_map(|r| r.counted_another_copy.as_ref()) {
+        let _ = writeln!(
+            md,
+            "\n‡ Callgrind counted the portable backend's {} copy (valgrind hides AVX-512), not \
+             the copy timed and modelled here: its count is of other code and is not compared.",
+            other.width
+        );
+    }
     for u in &c.unmodelled {
         let _ = writeln!(md, "\nNot modelled: {u}.");
     }
     md
+}
+
+/// Callgrind's count of the benchmark; one of another copy of the code than the timed one is
+/// shown marked ‡, as the note under the table explains.
+fn benchmark_instructions_text(r: &measured::Pair) -> String {
+    match (&r.benchmark_instructions, &r.counted_another_copy) {
+        (Some(n), _) => cycles_text(*n),
+        (None, Some(other)) => format!("{} ‡", cycles_text(other.instructions_per_op)),
+        (None, None) => "-".to_string(),
+    }
 }
 
 fn caveat_text(notes: &[String]) -> String {

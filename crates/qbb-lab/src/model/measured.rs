@@ -12,6 +12,7 @@ use super::cpus;
 use super::mca::Summary;
 use crate::compare::Results;
 use crate::instructions::counts::Instructions;
+use crate::report::width::CountOfAnotherCopy;
 
 /// Predicted and measured differ when one is more than this many times the other.
 pub const DIFFERS: f64 = 1.5;
@@ -39,6 +40,8 @@ pub struct Timing {
     pub ns_per_op: f64,
     /// Cycles per call when the report has them itself.
     pub cycles_per_op: Option<f64>,
+    /// The copy of the code timed, for a backend that picks its width (portable).
+    pub width: Option<String>,
 }
 
 impl Measured {
@@ -64,6 +67,7 @@ impl Measured {
                 backend: row.subject.backend.clone(),
                 ns_per_op: row.ns_per_op,
                 cycles_per_op: row.cycles_per_op,
+                width: report.width_of(row),
             })
             .collect();
         Measured {
@@ -86,8 +90,17 @@ impl Measured {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Counts {
     pub rustc: String,
-    /// (routine, backend, instructions per call).
-    pub rows: Vec<(String, String, f64)>,
+    pub rows: Vec<CountedRow>,
+}
+
+/// One throughput benchmark counted on one backend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CountedRow {
+    pub routine: String,
+    pub backend: String,
+    pub instructions_per_call: f64,
+    /// The copy of the code counted, for a backend that picks its width (portable).
+    pub width: Option<String>,
 }
 
 impl Counts {
@@ -103,23 +116,20 @@ impl Counts {
                 .results
                 .iter()
                 .filter(|c| !c.subject.is_latency())
-                .map(|c| {
-                    let subject = &c.subject;
-                    (
-                        subject.routine.clone(),
-                        subject.backend.clone(),
-                        c.instructions_per_call,
-                    )
+                .map(|c| CountedRow {
+                    routine: c.subject.routine.clone(),
+                    backend: c.subject.backend.clone(),
+                    instructions_per_call: c.instructions_per_call,
+                    width: report.width_of(c),
                 })
                 .collect(),
         }
     }
 
-    pub fn of(&self, routine: &str, backend: &str) -> Option<f64> {
+    pub fn of(&self, routine: &str, backend: &str) -> Option<&CountedRow> {
         self.rows
             .iter()
-            .find(|(r, b, _)| r == routine && b == backend)
-            .map(|(_, _, n)| *n)
+            .find(|c| c.routine == routine && c.backend == backend)
     }
 }
 
@@ -159,6 +169,10 @@ pub struct Pair {
     pub probe_instructions: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub benchmark_instructions: Option<f64>,
+    /// Callgrind's count when it is of another copy of the code than the one timed (and
+    /// modelled): valgrind ran the portable backend at a narrower width. Not compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counted_another_copy: Option<CountOfAnotherCopy>,
     /// Predicted over measured cycles.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub predicted_over_measured: Option<f64>,
@@ -174,9 +188,21 @@ pub fn compare(
     timing: &Timing,
     clock: Option<&Clock>,
     predicted: &Summary,
-    counted: Option<f64>,
+    counted: Option<&CountedRow>,
     notes: Vec<String>,
 ) -> Pair {
+    // A count of another copy than the timed one describes other code: kept apart.
+    let (counted, another_copy) = match counted {
+        Some(c) if c.width == timing.width => (Some(c.instructions_per_call), None),
+        Some(c) => (
+            None,
+            c.width.clone().map(|width| CountOfAnotherCopy {
+                width,
+                instructions_per_op: c.instructions_per_call,
+            }),
+        ),
+        None => (None, None),
+    };
     let predicted_cycles = predicted.cycles_per_call;
     let measured = timing
         .cycles_per_op
@@ -191,6 +217,7 @@ pub fn compare(
         predicted_cycles,
         probe_instructions: predicted.instructions,
         benchmark_instructions: counted,
+        counted_another_copy: another_copy,
         predicted_over_measured: ratio.map(|r| (r * 1000.0).round() / 1000.0),
         differs: ratio.is_some_and(|r| !(1.0 / DIFFERS..=DIFFERS).contains(&r)),
         notes,
@@ -267,13 +294,36 @@ mod tests {
     #[test]
     fn counts_are_read_by_routine_and_backend() {
         let counts = Counts::of_report(&crate::instructions::counts::tests::sample());
-        assert_eq!(counts.of("piece-at", "avx2"), Some(17.0));
+        let avx2 = counts.of("piece-at", "avx2").unwrap();
+        assert_eq!(
+            (avx2.instructions_per_call, avx2.width.as_deref()),
+            (17.0, None)
+        );
         assert_eq!(counts.of("piece-at", "sse2"), None, "not counted");
         let m = Measured::of(&sample(None));
-        let row = compare(&m.rows[0], None, &cycles(3.0), Some(17.0), vec![]);
+        let row = compare(&m.rows[0], None, &cycles(3.0), Some(avx2), vec![]);
         assert_eq!(
             (row.probe_instructions, row.benchmark_instructions),
             (9, Some(17.0))
+        );
+    }
+
+    #[test]
+    fn a_count_of_another_copy_is_not_compared() {
+        let report = crate::compare::results_tests::timed_and_counted(true);
+        let m = Measured::of(&report);
+        let mut instructions = crate::instructions::counts::tests::sample();
+        instructions.machine.features = report.machine.features.clone();
+        let counts = Counts::of_report(&instructions);
+        let portable = &m.rows[1];
+        assert_eq!(portable.width.as_deref(), Some("avx512"));
+        let counted = counts.of("piece-at", "portable");
+        let row = compare(portable, None, &cycles(3.0), counted, vec![]);
+        assert_eq!(row.benchmark_instructions, None);
+        assert_eq!(
+            row.counted_another_copy
+                .map(|c| (c.width, c.instructions_per_op)),
+            Some(("avx2".to_string(), 18.0))
         );
     }
 

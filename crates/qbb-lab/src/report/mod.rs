@@ -13,6 +13,7 @@ pub mod files;
 pub mod machine;
 mod row;
 pub mod table;
+pub mod width;
 
 use std::collections::BTreeMap;
 
