@@ -41,5 +41,5 @@ mod zobrist;
 pub use attack_source::{Attacks, UnknownAttacks};
 pub use fen::{Epd, EpdError, EpdOperation, FenError, Side};
 pub use moves::{MAX_MOVES, Move, MoveError, MoveList};
-pub use perft::{ThreadError, divide, divide_with_progress, perft, perft_threads, perft_with};
+pub use perft::{ThreadError, divide, divide_with_progress, perft, perft_with};
 pub use position::Position;

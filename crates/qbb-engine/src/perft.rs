@@ -138,19 +138,3 @@ pub fn divide_with_progress<B: Backend>(
         .map_err(|source| ThreadError { threads, source })?;
     Ok(pool.install(|| moves.as_slice().par_iter().map(count).collect()))
 }
-
-/// Perft on `threads` threads; the same count as [`perft_with`].
-pub fn perft_threads<B: Backend>(
-    b: B,
-    attacks: Attacks,
-    pos: &Position,
-    depth: u32,
-    bulk: bool,
-    threads: usize,
-) -> Result<u64, ThreadError> {
-    if depth == 0 || threads <= 1 {
-        return Ok(perft_with(b, attacks, pos, depth, bulk));
-    }
-    let per_move = divide_with_progress(b, attacks, pos, depth, bulk, threads, &|_, _| {})?;
-    Ok(per_move.iter().map(|&(_, n)| n).sum())
-}

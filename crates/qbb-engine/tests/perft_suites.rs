@@ -136,8 +136,12 @@ fn deep<B: Backend>(b: B, fen: &str, depth: u32) -> [u64; 4] {
         .iter()
         .map(|&(_, n)| n)
         .sum();
-    let threaded = qbb_engine::perft_threads(b, Attacks::Tables, &pos, depth, true, 2)
-        .expect("two threads start");
+    let threaded: u64 =
+        qbb_engine::divide_with_progress(b, Attacks::Tables, &pos, depth, true, 2, &|_, _| {})
+            .expect("two threads start")
+            .iter()
+            .map(|&(_, n)| n)
+            .sum();
     let from_backend = perft_with(b, Attacks::Backend, &pos, depth, true);
     [perft(b, &pos, depth, true), divided, threaded, from_backend]
 }

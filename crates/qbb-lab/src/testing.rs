@@ -8,6 +8,11 @@ use serde::de::DeserializeOwned;
 use crate::report::machine::Machine;
 use crate::report::{Figure, Report, Subject, corpus_description};
 
+/// Owned copies of string literals, as the parsers under test take them.
+pub fn owned(texts: &[&str]) -> Vec<String> {
+    texts.iter().map(|s| s.to_string()).collect()
+}
+
 /// An empty path under the temporary folder, named after the test (each test its own name, as
 /// they run side by side) and this process.
 pub fn scratch(name: &str) -> PathBuf {

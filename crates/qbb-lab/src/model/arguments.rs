@@ -102,16 +102,13 @@ fn writes(mnemonic: &str, operands: &str, names: &[&str; 5]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn lines(text: &[&str]) -> Vec<String> {
-        text.iter().map(|s| s.to_string()).collect()
-    }
+    use crate::testing::owned;
 
     #[test]
     fn only_overwritten_arguments_are_reset() {
         // swar's nibble_add: rdx and rsi are loaded over, rdi becomes a mask once read; rcx is
         // set before it is read, a temporary.
-        let body = lines(&[
+        let body = owned(&[
             "mov rax, rdi",
             "mov rcx, qword ptr [rdx + 24]",
             "movabs rdi, 8608480567731124087",
@@ -124,7 +121,7 @@ mod tests {
 
     #[test]
     fn reads_and_stores_write_no_argument() {
-        let body = lines(&[
+        let body = owned(&[
             "cmp rdi, 3",
             "test sil, sil",
             "bt rdx, rcx",
@@ -136,13 +133,13 @@ mod tests {
 
     #[test]
     fn parts_and_implicit_writes_count() {
-        assert_eq!(resets(&lines(&["xor sil, 63"])), ["mov esi, 0"]);
-        assert_eq!(resets(&lines(&["shr r9b, 1"])), ["mov r9d, 0"]);
-        assert_eq!(resets(&lines(&["mul rcx"])), ["mov edx, 0"]);
-        assert!(resets(&lines(&["imul rax, rcx, 3"])).is_empty());
+        assert_eq!(resets(&owned(&["xor sil, 63"])), ["mov esi, 0"]);
+        assert_eq!(resets(&owned(&["shr r9b, 1"])), ["mov r9d, 0"]);
+        assert_eq!(resets(&owned(&["mul rcx"])), ["mov edx, 0"]);
+        assert!(resets(&owned(&["imul rax, rcx, 3"])).is_empty());
         // Read first, written later.
         assert_eq!(
-            resets(&lines(&[
+            resets(&owned(&[
                 "shlx rax, rax, rsi",
                 "add rax, 1",
                 "mov rsi, rax"
@@ -153,8 +150,8 @@ mod tests {
 
     #[test]
     fn a_register_set_before_it_is_read_is_no_input() {
-        assert!(resets(&lines(&["xor ecx, ecx", "bt rdx, rcx", "inc rcx"])).is_empty());
-        assert!(resets(&lines(&["mov ecx, 5", "shr rax, cl", "add rcx, 1"])).is_empty());
-        assert!(resets(&lines(&["movabs rdi, 42", "and rax, rdi"])).is_empty());
+        assert!(resets(&owned(&["xor ecx, ecx", "bt rdx, rcx", "inc rcx"])).is_empty());
+        assert!(resets(&owned(&["mov ecx, 5", "shr rax, cl", "add rcx, 1"])).is_empty());
+        assert!(resets(&owned(&["movabs rdi, 42", "and rax, rdi"])).is_empty());
     }
 }

@@ -56,10 +56,7 @@ pub struct CountOfAnotherCopy {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn features(list: &[&str]) -> Vec<String> {
-        list.iter().map(|f| f.to_string()).collect()
-    }
+    use crate::testing::owned;
 
     #[test]
     fn valgrind_caps_the_width_at_avx2() {
@@ -68,11 +65,11 @@ mod tests {
             .chain(AVX512_FEATURES)
             .copied()
             .collect();
-        assert_eq!(widest(&features(&avx512)), AVX512);
-        assert_eq!(under_valgrind(&features(&avx512)), AVX2);
-        assert_eq!(widest(&features(AVX2_FEATURES)), AVX2);
-        assert_eq!(under_valgrind(&features(AVX2_FEATURES)), AVX2);
-        assert_eq!(widest(&features(&["sse2"])), BASELINE);
+        assert_eq!(widest(&owned(&avx512)), AVX512);
+        assert_eq!(under_valgrind(&owned(&avx512)), AVX2);
+        assert_eq!(widest(&owned(AVX2_FEATURES)), AVX2);
+        assert_eq!(under_valgrind(&owned(AVX2_FEATURES)), AVX2);
+        assert_eq!(widest(&owned(&["sse2"])), BASELINE);
         assert!(picks_its_width("portable") && !picks_its_width("avx2"));
     }
 }
