@@ -1186,6 +1186,39 @@ def perft_table(p, path, machine_id):
     return text
 
 
+def perft_steps_table(path):
+    """Instructions per leaf of each step of the move generator's speed work, from
+    `reports/<machine>/perft-steps.json` (reports/perft-steps.sh): one row per commit, one column
+    per perft, and each step's change against the one before."""
+    if path is None:
+        return ("*No report has `perft-steps.json` yet: `reports/perft-steps.sh MACHINE` "
+                "writes it.*\n")
+    d = json.loads(path.read_text())
+    runs = [r["run"] for r in d["steps"][0]["runs"]]
+    text = HEADER.format(source=f"`{path.relative_to(REPO)}`")
+    text += "| commit | change | " + " | ".join(runs) + " |\n"
+    text += "| --- | --- | " + " | ".join("---:" for _ in runs) + " |\n"
+    before = None
+    for step in d["steps"]:
+        per_leaf = [r["instructions"] / r["leaves"] for r in step["runs"]]
+        cells = []
+        for i, value in enumerate(per_leaf):
+            change = f" ({(value / before[i] - 1) * 100:+.1f} %)" if before else ""
+            cells.append(f"{value:.1f}{change}")
+        text += f"| `{step['commit']}` | {step['change']} | " + " | ".join(cells) + " |\n"
+        before = per_leaf
+    first = [r["instructions"] for r in d["steps"][0]["runs"]]
+    last = [r["instructions"] for r in d["steps"][-1]["runs"]]
+    fewer = and_list([f"{b / a:.2f} ({run})" for run, a, b in zip(runs, last, first)])
+    text += (
+        f"\nInstructions per leaf of `qbb perft` on the {d['backend']} backend under callgrind "
+        f"(the start-up, counted by a perft of one ply, taken off), each commit built by "
+        f"{d['rustc']}; in brackets the change from the row above. From the first row to the "
+        f"last the instructions per leaf fall by a factor of {fewer}. By `{d['command']}`.\n"
+    )
+    return text
+
+
 def perft_speed(p):
     """(case, runner) -> Mnps, by thread CPU time where the bench reports it; and the key used."""
     rows = p["results"]
@@ -1642,6 +1675,11 @@ def results(report_dir):
             f"for this CPU too): {measure} writes it.*\n"
         ))
     write(out / "perft-attacks.md", perft_attacks_table(perft, perft_file, machine_id))
+    # The move generator's speed work, step by step: this machine's, or the newest report's.
+    steps_files = [report_dir / "perft-steps.json"] + sorted(
+        REPO.glob("reports/*/perft-steps.json"), key=lambda f: f.stat().st_mtime, reverse=True)
+    write(out / "perft-steps.md",
+          perft_steps_table(next((f for f in steps_files if f.is_file()), None)))
 
     # The charts, as the lab drew them.
     charts = OUT / "charts"
