@@ -71,6 +71,9 @@ pub(crate) trait AttackSource: Copy {
     fn rook<B: Backend>(self, b: B, t: &Tables, sq: Square, occupied: u64) -> u64;
     /// The squares a bishop on `sq` attacks with `occupied` blocking (blockers included).
     fn bishop<B: Backend>(self, b: B, t: &Tables, sq: Square, occupied: u64) -> u64;
+    /// Every square the sliders of `orth` (rook-like) and `diag` (bishop-like) attack with
+    /// `occupied` blocking.
+    fn sliders<B: Backend>(self, b: B, t: &Tables, orth: u64, diag: u64, occupied: u64) -> u64;
     /// The checks and pins the enemy sliders of `lines` give our king.
     fn threats<B: Backend>(self, b: B, t: &Tables, lines: KingLines) -> SliderThreats;
     /// The squares the pinned piece on `from` may move to without leaving the king exposed (a
@@ -84,6 +87,18 @@ pub(crate) trait AttackSource: Copy {
 pub(crate) struct TableAttacks;
 
 impl AttackSource for TableAttacks {
+    #[inline(always)]
+    fn sliders<B: Backend>(self, b: B, t: &Tables, orth: u64, diag: u64, occupied: u64) -> u64 {
+        let mut attacked = 0;
+        for sq in Squares(orth) {
+            attacked |= t.rook(b, sq, occupied);
+        }
+        for sq in Squares(diag) {
+            attacked |= t.bishop(b, sq, occupied);
+        }
+        attacked
+    }
+
     #[inline(always)]
     fn rook<B: Backend>(self, b: B, t: &Tables, sq: Square, occupied: u64) -> u64 {
         t.rook(b, sq, occupied)
@@ -135,6 +150,11 @@ impl AttackSource for TableAttacks {
 pub(crate) struct BackendAttacks;
 
 impl AttackSource for BackendAttacks {
+    #[inline(always)]
+    fn sliders<B: Backend>(self, b: B, _t: &Tables, orth: u64, diag: u64, occupied: u64) -> u64 {
+        b.slider_attacks(orth, diag, !occupied)
+    }
+
     #[inline(always)]
     fn rook<B: Backend>(self, b: B, _t: &Tables, sq: Square, occupied: u64) -> u64 {
         b.slider_attacks(sq.bit(), 0, !occupied)

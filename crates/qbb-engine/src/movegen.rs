@@ -190,6 +190,29 @@ impl RelativeSets {
             || (a.bishop(b, t, sq, occupied) & (self.bishops | self.queens) & them) != 0
     }
 
+    /// Every square the opponent attacks, with `occupied` blocking the rays: its sliders from
+    /// `a`, its knights, pawns and king from the tables.
+    #[inline(always)]
+    fn attacked_set<B: Backend, A: AttackSource>(
+        &self,
+        b: B,
+        a: A,
+        t: &Tables,
+        occupied: u64,
+    ) -> u64 {
+        let them = self.them;
+        let orth = (self.rooks | self.queens) & them;
+        let diag = (self.bishops | self.queens) & them;
+        let mut attacked = a.sliders(b, t, orth, diag, occupied);
+        for sq in Squares(self.knights & them) {
+            attacked |= t.knight[sq];
+        }
+        // Their pawns take down the board.
+        let pawns = self.pawns & them;
+        attacked |= (pawns & !FILE_H) >> 7 | (pawns & !FILE_A) >> 9;
+        attacked | t.king[Square::from_index_masked((self.kings & them).trailing_zeros())]
+    }
+
     /// Our king and the sliders as `checks_and_pins` reads them: index 0 = us, 1 = them.
     #[inline(always)]
     fn king_lines(&self, king: Square) -> KingLines {
@@ -234,16 +257,25 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     let checkers = leapers | threats.checkers;
 
     // King moves: any square not attacked once the king has left its square (so that it cannot
-    // hide on the ray of a slider that checks it).
+    // hide on the ray of a slider that checks it). Castling: the rooks whose paths are clear. A
+    // few king squares are asked about one by one; castling's paths or more than two king squares
+    // take one map of every square the opponent attacks, which costs about as much as two
+    // questions.
     let king_targets = t.king[king] & !us & if CAPTURES { them } else { !0 };
+    let castling = if CAPTURES || checkers != 0 {
+        0
+    } else {
+        clear_castling_paths(t, pos.castle_rooks & RANK_1, king, occupied)
+    };
     let without_king = occupied ^ king.bit();
-    let mut legal_king = 0;
-    for to in Squares(king_targets) {
-        if !board.attacked(b, a, t, to, without_king) {
-            legal_king |= to.bit();
-        }
-    }
-    sink.piece_moves(PieceType::King, king, legal_king);
+    let attacked = if castling != 0 || king_targets.count_ones() > 2 {
+        board.attacked_set(b, a, t, without_king)
+    } else {
+        Squares(king_targets)
+            .filter(|&to| board.attacked(b, a, t, to, without_king))
+            .fold(0, |set, to| set | to.bit())
+    };
+    sink.piece_moves(PieceType::King, king, king_targets & !attacked);
 
     if checkers & checkers.wrapping_sub(1) != 0 {
         return; // double check: only the king moves
@@ -285,7 +317,8 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     let pawns = board.pawns & us;
     pawn_moves::<S, CAPTURES>(sink, pawns & !pinned, board.them, !occupied, check_mask);
 
-    // The pinned sliders and pawns, each along its pin line (most positions have none).
+    // The pinned sliders and pawns, each along its pin line; one test skips them all when
+    // nothing is pinned.
     if pinned != 0 {
         for (kind, set) in sliders {
             for from in Squares(set & pinned) {
@@ -302,11 +335,21 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
         en_passant(b, a, t, &board, to, king, sink);
     }
 
-    if !CAPTURES && checkers == 0 {
-        for rook in Squares(pos.castle_rooks & RANK_1) {
-            castle(b, a, t, &board, king, rook, sink);
+    for rook in Squares(castling) {
+        castle(b, a, t, &board, king, rook, attacked, sink);
+    }
+}
+
+/// The castling rooks of `rooks` (on rank 1) whose king and rook paths are empty but for the two.
+#[inline(always)]
+fn clear_castling_paths(t: &Tables, rooks: u64, king: Square, occupied: u64) -> u64 {
+    let mut clear = 0;
+    for rook in Squares(rooks) {
+        if t.castling(king, rook).must_be_empty & occupied == 0 {
+            clear |= rook.bit();
         }
     }
+    clear
 }
 
 /// Pushes, double pushes, captures and promotions of `pawns`, targets limited to `mask`.
@@ -360,10 +403,14 @@ fn en_passant<B: Backend, A: AttackSource, S: Sink>(
     }
 }
 
-/// Castling as king takes own rook: every square the king and the rook pass over or land on must
-/// be empty (but for themselves), and no square the king stands on, passes or reaches attacked
-/// (tested without the castling rook, which could otherwise hide an attack on the king's target).
+/// Castling as king takes own rook, its paths already clear: no square the king stands on, passes
+/// or reaches may be attacked, tested without the castling rook, which could otherwise hide an
+/// attack on the king's path. A rook in the corner hides nothing (no square lies beyond it on the
+/// rank), so there `attacked`, the opponent's attacks without our king, answers; with the king in
+/// no check, taking the king away uncovers no square of its path. Other rooks (Chess960) are
+/// tested square by square.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn castle<B: Backend, A: AttackSource, S: Sink>(
     b: B,
     a: A,
@@ -371,17 +418,20 @@ fn castle<B: Backend, A: AttackSource, S: Sink>(
     board: &RelativeSets,
     king: Square,
     rook: Square,
+    attacked: u64,
     sink: &mut S,
 ) {
-    let path = t.castling(king, rook);
-    if path.must_be_empty & board.occupied != 0 {
-        return;
+    const CORNERS: u64 = 0x81;
+    let path = t.castling(king, rook).king_path;
+    let safe = if rook.bit() & CORNERS != 0 {
+        path & attacked == 0
+    } else {
+        let occupied = board.occupied ^ king.bit() ^ rook.bit();
+        !Squares(path).any(|sq| board.attacked(b, a, t, sq, occupied))
+    };
+    if safe {
+        sink.castle(king, rook);
     }
-    let occupied = board.occupied ^ king.bit() ^ rook.bit();
-    if Squares(path.king_path).any(|sq| board.attacked(b, a, t, sq, occupied)) {
-        return;
-    }
-    sink.castle(king, rook);
 }
 
 impl Position {
