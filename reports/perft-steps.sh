@@ -25,6 +25,7 @@ steps=(
     "ce3cd45|the last two plies counted in one function"
     "700f152|pinned sliders and pawns behind one test"
     "35cf45e|unkeyed moves skip the castling key's loop"
+    "bfaea32|castling and busy kings read one map of the opponent's attacks"
 )
 kiwipete='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
 # name | depth | FEN (empty: the start position) | bulk or no-bulk | leaves
