@@ -1195,7 +1195,7 @@ def perft_steps_table(path):
                 "writes it.*\n")
     d = json.loads(path.read_text())
     runs = [r["run"] for r in d["steps"][0]["runs"]]
-    text = HEADER.format(source=f"`{path.relative_to(REPO)}`")
+    text = HEADER.format(source=f"`reports/{path.parent.name}/{path.name}`")
     text += "| commit | change | " + " | ".join(runs) + " |\n"
     text += "| --- | --- | " + " | ".join("---:" for _ in runs) + " |\n"
     before = None
