@@ -50,27 +50,30 @@ impl Comparison {
         for t in &m.rows {
             let p = predictions.iter().find(|p| {
                 p.cpu.name == m.llvm_cpu
-                    && p.routine.id() == t.routine
-                    && p.backend.name() == t.backend
+                    && p.routine.id() == t.code.routine
+                    && p.backend.name() == t.code.backend
             });
             match p.map(|p| (p, &p.outcome)) {
                 Some((p, Outcome::Modelled(s))) => rows.push(measured::compare(
                     t,
                     clock.as_ref(),
                     s,
-                    counts.and_then(|c| c.of(&t.routine, &t.backend)),
+                    counts.and_then(|c| c.of(&t.code.routine, &t.code.backend)),
                     p.notes.clone(),
                 )),
                 Some((_, Outcome::Failed(why))) => {
-                    unmodelled.push(format!("{} {}: {why}", t.routine, t.backend));
+                    unmodelled.push(format!("{} {}: {why}", t.code.routine, t.code.backend));
                 }
                 Some((_, Outcome::Missing)) => {
                     unmodelled.push(format!(
                         "{} {}: no probe in the listings",
-                        t.routine, t.backend
+                        t.code.routine, t.code.backend
                     ));
                 }
-                _ => unmodelled.push(format!("{} {}: not modelled", t.routine, t.backend)),
+                _ => unmodelled.push(format!(
+                    "{} {}: not modelled",
+                    t.code.routine, t.code.backend
+                )),
             }
         }
         let mut compilers: Vec<(String, Vec<&'static str>)> = Vec::new();

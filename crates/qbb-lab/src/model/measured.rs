@@ -32,16 +32,22 @@ pub struct Measured {
     pub rows: Vec<Timing>,
 }
 
+/// The code a figure is of: a routine on a backend, and for a backend that picks its width
+/// (portable) the copy that ran.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Code {
+    pub routine: String,
+    pub backend: String,
+    pub width: Option<String>,
+}
+
 /// One throughput benchmark on one backend.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Timing {
-    pub routine: String,
-    pub backend: String,
+    pub code: Code,
     pub ns_per_op: f64,
     /// Cycles per call when the report has them itself.
     pub cycles_per_op: Option<f64>,
-    /// The copy of the code timed, for a backend that picks its width (portable).
-    pub width: Option<String>,
 }
 
 impl Measured {
@@ -63,11 +69,13 @@ impl Measured {
             .iter()
             .filter(|row| !row.subject.is_latency())
             .map(|row| Timing {
-                routine: row.subject.routine.clone(),
-                backend: row.subject.backend.clone(),
+                code: Code {
+                    routine: row.subject.routine.clone(),
+                    backend: row.subject.backend.clone(),
+                    width: report.width_of(row),
+                },
                 ns_per_op: row.ns_per_op,
                 cycles_per_op: row.cycles_per_op,
-                width: report.width_of(row),
             })
             .collect();
         Measured {
@@ -96,11 +104,8 @@ pub struct Counts {
 /// One throughput benchmark counted on one backend.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CountedRow {
-    pub routine: String,
-    pub backend: String,
+    pub code: Code,
     pub instructions_per_call: f64,
-    /// The copy of the code counted, for a backend that picks its width (portable).
-    pub width: Option<String>,
 }
 
 impl Counts {
@@ -117,10 +122,12 @@ impl Counts {
                 .iter()
                 .filter(|c| !c.subject.is_latency())
                 .map(|c| CountedRow {
-                    routine: c.subject.routine.clone(),
-                    backend: c.subject.backend.clone(),
+                    code: Code {
+                        routine: c.subject.routine.clone(),
+                        backend: c.subject.backend.clone(),
+                        width: report.width_of(c),
+                    },
                     instructions_per_call: c.instructions_per_call,
-                    width: report.width_of(c),
                 })
                 .collect(),
         }
@@ -129,7 +136,7 @@ impl Counts {
     pub fn of(&self, routine: &str, backend: &str) -> Option<&CountedRow> {
         self.rows
             .iter()
-            .find(|c| c.routine == routine && c.backend == backend)
+            .find(|c| c.code.routine == routine && c.code.backend == backend)
     }
 }
 
@@ -193,10 +200,10 @@ pub fn compare(
 ) -> Pair {
     // A count of another copy than the timed one describes other code: kept apart.
     let (counted, another_copy) = match counted {
-        Some(c) if c.width == timing.width => (Some(c.instructions_per_call), None),
+        Some(c) if c.code.width == timing.code.width => (Some(c.instructions_per_call), None),
         Some(c) => (
             None,
-            c.width.clone().map(|width| CountOfAnotherCopy {
+            c.code.width.clone().map(|width| CountOfAnotherCopy {
                 width,
                 instructions_per_op: c.instructions_per_call,
             }),
@@ -210,8 +217,8 @@ pub fn compare(
         .map(super::mca::round2);
     let ratio = measured.filter(|m| *m > 0.0).map(|m| predicted_cycles / m);
     Pair {
-        routine: timing.routine.clone(),
-        backend: timing.backend.clone(),
+        routine: timing.code.routine.clone(),
+        backend: timing.code.backend.clone(),
         ns_per_op: timing.ns_per_op,
         measured_cycles: measured,
         predicted_cycles,
@@ -296,7 +303,7 @@ mod tests {
         let counts = Counts::of_report(&crate::instructions::counts::tests::sample());
         let avx2 = counts.of("piece-at", "avx2").unwrap();
         assert_eq!(
-            (avx2.instructions_per_call, avx2.width.as_deref()),
+            (avx2.instructions_per_call, avx2.code.width.as_deref()),
             (17.0, None)
         );
         assert_eq!(counts.of("piece-at", "sse2"), None, "not counted");
@@ -316,7 +323,7 @@ mod tests {
         instructions.machine.features = report.machine.features.clone();
         let counts = Counts::of_report(&instructions);
         let portable = &m.rows[1];
-        assert_eq!(portable.width.as_deref(), Some("avx512"));
+        assert_eq!(portable.code.width.as_deref(), Some("avx512"));
         let counted = counts.of("piece-at", "portable");
         let row = compare(portable, None, &cycles(3.0), counted, vec![]);
         assert_eq!(row.benchmark_instructions, None);
