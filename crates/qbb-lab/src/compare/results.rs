@@ -126,18 +126,7 @@ impl Row {
     /// Takes `count` (instructions per call, and the copy counted) as this row's when it is of
     /// the copy timed, else as a count of another copy; returns whether it was this row's.
     fn pair_with(&mut self, count: Option<(f64, Option<String>)>) -> bool {
-        let (ours, other) = match count {
-            Some((instructions, counted)) if counted == self.width => (Some(instructions), None),
-            Some((instructions, Some(counted))) => (
-                None,
-                Some(CountOfAnotherCopy {
-                    width: counted,
-                    instructions_per_op: instructions,
-                }),
-            ),
-            // A count without a width, of a row with one: a file the lab cannot place.
-            Some((_, None)) | None => (None, None),
-        };
+        let (ours, other) = width::pair(count, self.width.as_ref());
         self.instructions_per_op = ours;
         self.ipc = ours
             .zip(self.cycles_per_op)
@@ -178,11 +167,9 @@ impl Results {
     /// written before the width was) the widest the report's machine has, as the backend picks
     /// it.
     pub fn width_of(&self, row: &Row) -> Option<String> {
-        if !width::picks_its_width(&row.subject.backend) {
-            return None;
-        }
-        let derived = || width::widest(&self.machine.features).to_string();
-        Some(row.width.clone().unwrap_or_else(derived))
+        width::copy_of(&row.subject.backend, row.width.as_ref(), || {
+            width::widest(&self.machine.features)
+        })
     }
 
     /// Fills in each row's instructions per call from the counts of the same benchmark and

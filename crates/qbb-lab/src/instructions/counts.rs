@@ -105,11 +105,9 @@ impl Instructions {
     /// written before the width was) what valgrind left the report's machine, which is the same
     /// rule applied to the same features.
     pub fn width_of(&self, count: &Count) -> Option<String> {
-        if !width::picks_its_width(&count.subject.backend) {
-            return None;
-        }
-        let derived = || width::under_valgrind(&self.machine.features).to_string();
-        Some(count.width.clone().unwrap_or_else(derived))
+        width::copy_of(&count.subject.backend, count.width.as_ref(), || {
+            width::under_valgrind(&self.machine.features)
+        })
     }
 
     /// The compilers of the counts, each with the backends it built: `rustc 1.95.0 (…)` for

@@ -12,7 +12,7 @@ use super::cpus;
 use super::mca::Summary;
 use crate::compare::Results;
 use crate::instructions::counts::Instructions;
-use crate::report::width::CountOfAnotherCopy;
+use crate::report::width::{self, CountOfAnotherCopy};
 
 /// Predicted and measured differ when one is more than this many times the other.
 pub const DIFFERS: f64 = 1.5;
@@ -199,17 +199,10 @@ pub fn compare(
     notes: Vec<String>,
 ) -> Pair {
     // A count of another copy than the timed one describes other code: kept apart.
-    let (counted, another_copy) = match counted {
-        Some(c) if c.code.width == timing.code.width => (Some(c.instructions_per_call), None),
-        Some(c) => (
-            None,
-            c.code.width.clone().map(|width| CountOfAnotherCopy {
-                width,
-                instructions_per_op: c.instructions_per_call,
-            }),
-        ),
-        None => (None, None),
-    };
+    let (counted, another_copy) = width::pair(
+        counted.map(|c| (c.instructions_per_call, c.code.width.clone())),
+        timing.code.width.as_ref(),
+    );
     let predicted_cycles = predicted.cycles_per_call;
     let measured = timing
         .cycles_per_op

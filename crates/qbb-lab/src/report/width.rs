@@ -40,6 +40,41 @@ pub fn under_valgrind(features: &[String]) -> &'static str {
     }
 }
 
+/// The copy a figure of `backend` is of: none for a backend with one copy; else the one recorded
+/// with the figure, or, in a file written before widths were recorded, the one `on_this_cpu`
+/// gives for the report's machine (the same rule applied to the same features).
+pub fn copy_of(
+    backend: &str,
+    recorded: Option<&String>,
+    on_this_cpu: impl FnOnce() -> &'static str,
+) -> Option<String> {
+    picks_its_width(backend).then(|| {
+        recorded
+            .cloned()
+            .unwrap_or_else(|| on_this_cpu().to_string())
+    })
+}
+
+/// A count (instructions per call, and the copy counted) beside a timing of the copy `timed`:
+/// the count when it is of the timed code, else kept apart as a count of another copy. A count
+/// of no recorded copy beside a timing of one is neither.
+pub fn pair(
+    count: Option<(f64, Option<String>)>,
+    timed: Option<&String>,
+) -> (Option<f64>, Option<CountOfAnotherCopy>) {
+    match count {
+        Some((instructions, counted)) if counted.as_ref() == timed => (Some(instructions), None),
+        Some((instructions, Some(width))) => (
+            None,
+            Some(CountOfAnotherCopy {
+                width,
+                instructions_per_op: instructions,
+            }),
+        ),
+        Some((_, None)) | None => (None, None),
+    }
+}
+
 fn has_all(features: &[String], wanted: &[&str]) -> bool {
     wanted.iter().all(|w| features.iter().any(|f| f == w))
 }
@@ -71,5 +106,30 @@ mod tests {
         assert_eq!(under_valgrind(&owned(AVX2_FEATURES)), AVX2);
         assert_eq!(widest(&owned(&["sse2"])), BASELINE);
         assert!(picks_its_width("portable") && !picks_its_width("avx2"));
+    }
+
+    #[test]
+    fn a_count_pairs_with_a_timing_of_its_own_copy_only() {
+        let (avx2, avx512) = (Some(AVX2.to_string()), Some(AVX512.to_string()));
+        assert_eq!(
+            pair(Some((18.0, avx2.clone())), avx2.as_ref()),
+            (Some(18.0), None)
+        );
+        assert_eq!(pair(Some((17.0, None)), None), (Some(17.0), None));
+        let other = CountOfAnotherCopy {
+            width: AVX2.to_string(),
+            instructions_per_op: 18.0,
+        };
+        assert_eq!(
+            pair(Some((18.0, avx2)), avx512.as_ref()),
+            (None, Some(other))
+        );
+        assert_eq!(pair(Some((18.0, None)), avx512.as_ref()), (None, None));
+        assert_eq!(copy_of("avx2", None, || AVX512), None);
+        assert_eq!(copy_of("portable", None, || AVX512), avx512);
+        assert_eq!(
+            copy_of("portable", Some(&AVX2.to_string()), || AVX512).as_deref(),
+            Some(AVX2)
+        );
     }
 }
