@@ -522,11 +522,12 @@ def ipc_of(row, count):
     return instructions / cycles if instructions is not None and cycles else None
 
 
-def counted_another_copy(row, report):
-    """Whether the row's instruction count is of other code than its time: valgrind hides AVX-512
-    from `cpuid`, so on a CPU with AVX-512 the portable backend, which picks the widest width the
-    CPU reports, was counted running its AVX2 copy and timed running its AVX-512 one."""
-    return row["backend"] == "portable" and "avx512f" not in report["machine"].get("missing_features", [])
+def counted_another_copy(row):
+    """Whether the row's instruction count is of other code than its time, as the lab records it
+    (`counted_another_copy` in results.json): valgrind hides AVX-512 from `cpuid`, so on a CPU with
+    AVX-512 the portable backend was counted running its AVX2 copy and timed running its AVX-512
+    one."""
+    return "counted_another_copy" in row
 
 
 COUNTED_ANOTHER_COPY = ("‡ Counted under valgrind, which hides AVX-512: the portable backend ran its "
@@ -590,7 +591,7 @@ def benchmark_table(rows, report, counts):
     if any(r.get("cycles_per_op") for r in rows):
         columns.append(("cycles per call", "---:", optional(lambda r: r.get("cycles_per_op"), format_ns)))
     columns.append(("naive ratio: over scalar", "---:", naive))
-    other_copy = [r["backend"] for r in rows if counted_another_copy(r, report)
+    other_copy = [r["backend"] for r in rows if counted_another_copy(r)
                   and instructions_of(r, count(r)) is not None]
     if any(instructions_of(r, count(r)) is not None for r in rows):
         columns.append(("instructions per call", "---:", lambda r: (
@@ -878,7 +879,7 @@ def counts_and_time(report, counts, sources):
             continue
         instr = lambda r: instructions_of(r, count_of.get((bench, r["backend"])))
         # A count of other code than the timed one (counted_another_copy) is no evidence here.
-        rows = [r for r in timed(rows) if instr(r) is not None and not counted_another_copy(r, report)]
+        rows = [r for r in timed(rows) if instr(r) is not None and not counted_another_copy(r)]
         if len(rows) < 2:
             continue
         fewest = min(rows, key=instr)
@@ -1413,7 +1414,7 @@ def benchmark_verdict(bench, rows, report, counts):
     counted = sorted(((r, n) for r, n in counted if n is not None), key=lambda rn: rn[1])
     if counted:
         parts = [f"{format_ns(n)} for `{r['backend']}`"
-                 + (" (its AVX2 copy: valgrind hides AVX-512)" if counted_another_copy(r, report) else "")
+                 + (" (its AVX2 copy: valgrind hides AVX-512)" if counted_another_copy(r) else "")
                  for r, n in counted]
         parts[0] = parts[0].replace(" for ", " instructions for ", 1)
         text += f" Callgrind counts, per call, {and_list(parts)}."
@@ -2428,15 +2429,10 @@ def model_section(model, report_dir, listings):
     threshold = comparison["differs_above"]
     cpu = comparison["cpu"]
     width = widths.get(cpu)
+    # A count of another copy of the code than the one timed and modelled (the portable backend
+    # under valgrind on an AVX-512 CPU) comes as `counted_another_copy`, without
+    # `benchmark_instructions`: no check and no IPC uses it.
     rows = comparison["rows"]
-    # On a CPU that runs the avx512 backend, the portable backend was timed in its AVX-512 copy
-    # (the one modelled) and counted by callgrind in its AVX2 copy (valgrind hides AVX-512): its
-    # count is of other code, so no check and no IPC uses it.
-    other_copy = machine_cpu in measured_avx512
-    if other_copy:
-        rows = [dict(r, benchmark_instructions=None, counted_another_copy=True)
-                if r["backend"] == "portable" and r.get("benchmark_instructions") is not None else r
-                for r in rows]
     results = []
     for row in rows:
         p = by_key.get((row["routine"], row["backend"], cpu), {})
