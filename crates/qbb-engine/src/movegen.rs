@@ -25,6 +25,7 @@ use crate::position::{Position, RANK_1, TypeBits, behind};
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 const RANK_3: u64 = 0xFF << 16;
+const RANK_7: u64 = 0xFF << 48;
 const RANK_8: u64 = 0xFF << 56;
 
 /// Where generated moves go.
@@ -372,9 +373,12 @@ fn pawn_moves<S: Sink, const CAPTURES: bool>(
     }
     sink.pawn_moves(west & !RANK_8, 7, MoveKind::Normal);
     sink.pawn_moves(east & !RANK_8, 9, MoveKind::Normal);
-    sink.promotions(push & RANK_8, 8);
-    sink.promotions(west & RANK_8, 7);
-    sink.promotions(east & RANK_8, 9);
+    // Most positions have no pawn on the seventh rank: one test skips the three promotion sets.
+    if pawns & RANK_7 != 0 {
+        sink.promotions(push & RANK_8, 8);
+        sink.promotions(west & RANK_8, 7);
+        sink.promotions(east & RANK_8, 9);
+    }
 }
 
 /// En passant onto `to`, tested in full on the board after the capture: it removes two pawns
