@@ -110,25 +110,28 @@ impl AttackSource for TableAttacks {
     }
 
     #[inline(always)]
-    fn threats<B: Backend>(self, b: B, t: &Tables, lines: KingLines) -> SliderThreats {
+    fn threats<B: Backend>(self, _b: B, t: &Tables, lines: KingLines) -> SliderThreats {
         let KingLines { king, sliders } = lines;
         let occupied = sliders.occupied();
-        let (orth, diag) = (sliders.orth[1], sliders.diag[1]);
-        let checkers = (t.rook(b, king, occupied) & orth) | (t.bishop(b, king, occupied) & diag);
+        // The enemy sliders on an empty-board line of their kind through the king (usually none)
+        // decide both: with nothing in between a sniper gives check, with exactly one piece in
+        // between that piece, if ours, is pinned. No slider attack is looked up.
+        let snipers =
+            (t.rook_rays[king] & sliders.orth[1]) | (t.bishop_rays[king] & sliders.diag[1]);
+        let (mut checkers, mut pinned) = (0, 0);
+        for sniper in Squares(snipers) {
+            let between = t.between[king][sniper] & occupied;
+            if between == 0 {
+                checkers |= sniper.bit();
+            } else if between & between.wrapping_sub(1) == 0 {
+                pinned |= between & sliders.pieces[0];
+            }
+        }
         let block = if checkers != 0 {
             t.between[king][Square::from_index_masked(checkers.trailing_zeros())] | checkers
         } else {
             0
         };
-        // Pinned: ours alone between the king and an enemy slider on a common line.
-        let mut pinned = 0;
-        let snipers = (t.rook_rays[king] & orth) | (t.bishop_rays[king] & diag);
-        for sniper in Squares(snipers) {
-            let between = t.between[king][sniper] & occupied;
-            if between & between.wrapping_sub(1) == 0 {
-                pinned |= between & sliders.pieces[0];
-            }
-        }
         SliderThreats {
             checkers,
             block,
