@@ -10,7 +10,7 @@ use crate::aspects::{MoveAspects, Special};
 use crate::quad::Quad;
 
 // ANCHOR: move_delta
-/// One aspect of a move as a quad: the code's plane masks (`pdep` + `vpmovsxbq`) cut down to the
+/// One aspect of a move as a quad: the code's plane masks (one row of a table) cut down to the
 /// squares' bits.
 #[inline]
 #[features(avx2)]

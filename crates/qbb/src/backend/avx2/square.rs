@@ -1,10 +1,10 @@
 //! One square of the quad, all four planes in one register: the vertical nibble read with
-//! `vpsllq` + `vpmovmskb` + one multiply, and written through BMI2's `pdep` + `vpmovsxbq`.
+//! `vpsllq` + `vpmovmskb` + one multiply, and written through a table of the codes' plane masks.
 
 use crate::backend::features;
 use std::arch::x86_64::*;
 
-use super::lanes::{load, splat, to_quad};
+use super::lanes::{cast, load, splat, to_quad};
 use crate::quad::Quad;
 use crate::square::Square;
 
@@ -23,14 +23,21 @@ pub(super) fn piece_at(quad: &Quad, sq: Square) -> u8 {
 // ANCHOR_END: piece_at
 
 // ANCHOR: set_piece
-/// The inverse of the vertical nibble: `pdep` deposits code bit `p` into bit 0 of byte `p` (and
-/// ignores the bits above the nibble), times 255 makes each byte 0x00 or 0xFF, and `vpmovsxbq`
-/// sign-extends byte `p` into lane `p`: all ones in the planes where the code has its bit.
+/// The inverse of the vertical nibble, read from a table: row `code` holds the code's four plane
+/// masks, lane `p` all ones where the code has bit `p`. Sixteen rows of 32 bytes stay in the L1
+/// cache, and one load puts a row into a register without leaving the vector unit.
+static PLANE_MASKS: [[u64; 4]; 16] = const_table!([0; 4], |code| [
+    0u64.wrapping_sub((code & 1) as u64),
+    0u64.wrapping_sub((code >> 1 & 1) as u64),
+    0u64.wrapping_sub((code >> 2 & 1) as u64),
+    0u64.wrapping_sub((code >> 3 & 1) as u64),
+]);
+
+/// The code's plane masks (bits above the nibble ignored).
 #[inline]
 #[features(avx2)]
 pub(super) fn plane_masks(code: u8) -> __m256i {
-    let bytes = _pdep_u32(u32::from(code), 0x0101_0101) * 0xFF;
-    _mm256_cvtepi8_epi64(_mm_cvtsi32_si128(bytes as i32))
+    cast(PLANE_MASKS[usize::from(code & 15)])
 }
 
 /// Writes a nibble with one bit select over all four planes: the code's plane masks on the
