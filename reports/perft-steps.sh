@@ -2,8 +2,10 @@
 # Where perft's time went, step by step: builds `qbb` at each commit that changed the move
 # generator's speed and counts, under callgrind, the instructions of two bulk-counting perfts and
 # one leaf-making perft on the avx2 backend. Counts, unlike times, do not depend on what else the
-# machine runs, so every step is measured alike whenever the script runs; the timings of the last
-# step are the perft bench's (book/tools/measure.py).
+# machine runs, so every step is measured alike whenever the script runs. Then it times the same
+# perfts one ply deeper at every step, in rounds that run every step in turn (best of five, wall
+# time), so that the steps' speeds are compared within one run: a change can cost instructions
+# and still save time. Run it on a quiet machine.
 #
 # Usage: reports/perft-steps.sh MACHINE
 #   writes reports/MACHINE/perft-steps.json, which book/generate.sh turns into the engine
@@ -26,6 +28,10 @@ steps=(
     "700f152|pinned sliders and pawns behind one test"
     "35cf45e|unkeyed moves skip the castling key's loop"
     "bfaea32|castling and busy kings read one map of the opponent's attacks"
+    "a05fdb2|promotions only with a pawn on the seventh rank"
+    "927b5d6|checks and pins from the snipers alone"
+    "bd44238|avx2 plane masks from a table (move delta)"
+    "73965f0|children made in batches before they are counted"
 )
 kiwipete='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
 # name | depth | FEN (empty: the start position) | bulk or no-bulk | leaves
@@ -47,6 +53,7 @@ count() {
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
+counted=()
 rows=()
 for step in "${steps[@]}"; do
     commit=${step%%|*}
@@ -55,7 +62,8 @@ for step in "${steps[@]}"; do
     git worktree remove --force "$tree" >/dev/null 2>&1 || true
     git worktree add --detach --force "$tree" "$commit" >/dev/null
     (cd "$tree" && cargo build --release --quiet -p qbb-lab --target-dir "$target")
-    qbb=$target/release/qbb
+    qbb=$target/qbb-$commit
+    cp "$target/release/qbb" "$qbb"
     # The start-up (tables, FEN) is counted once by a perft of one ply and taken off each run.
     startup=$(count "$qbb" 1)
     cells=()
@@ -65,13 +73,45 @@ for step in "${steps[@]}"; do
         [[ -n "$fen" ]] && args+=(--fen "$fen")
         [[ "$bulk" == no-bulk ]] && args+=(--no-bulk)
         total=$(count "$qbb" "${args[@]}")
-        cells+=("{\"run\":\"$name\",\"leaves\":$leaves,\"instructions\":$((total - startup))}")
+        cells+=("\"run\":\"$name\",\"leaves\":$leaves,\"instructions\":$((total - startup))")
     done
-    rows+=("{\"commit\":\"$commit\",\"change\":\"$title\",\"runs\":[$(IFS=,; echo "${cells[*]}")]}")
+    counted+=("$(IFS='|'; echo "${cells[*]}")")
+done
+
+# Speed: each run one ply deeper (long enough to time), every step in turn, five rounds.
+declare -A best
+for round in 1 2 3 4 5; do
+    echo "perft-steps: timing, round $round of 5" >&2
+    for step in "${steps[@]}"; do
+        commit=${step%%|*}
+        for run in "${runs[@]}"; do
+            IFS='|' read -r name depth fen bulk leaves <<<"$run"
+            args=("$((depth + 1))" --backend avx2 --json)
+            [[ -n "$fen" ]] && args+=(--fen "$fen")
+            [[ "$bulk" == no-bulk ]] && args+=(--no-bulk)
+            mnps=$("$target/qbb-$commit" perft "${args[@]}" |
+                python3 -c 'import json, sys; print(json.load(sys.stdin)["mnps"])')
+            key="$commit $name"
+            best[$key]=$(python3 -c "print(round(max($mnps, ${best[$key]:-0}), 1))")
+        done
+    done
+done
+
+for i in "${!steps[@]}"; do
+    commit=${steps[$i]%%|*}
+    title=${steps[$i]#*|}
+    IFS='|' read -r -a cells <<<"${counted[$i]}"
+    timed=()
+    for j in "${!runs[@]}"; do
+        name=${runs[$j]%%|*}
+        timed+=("{${cells[$j]},\"mnps_one_ply_deeper\":${best["$commit $name"]}}")
+    done
+    rows+=("{\"commit\":\"$commit\",\"change\":\"$title\",\"runs\":[$(IFS=,; echo "${timed[*]}")]}")
 done
 
 {
     echo "{\"rustc\":\"$(rustc --version)\",\"valgrind\":\"$(valgrind --version)\",\"backend\":\"avx2\","
+    echo "\"cpu\":\"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\","
     echo "\"command\":\"reports/perft-steps.sh $machine\",\"steps\":["
     (IFS=$'\n'; echo "${rows[*]}" | sed '$!s/$/,/')
     echo "]}"
