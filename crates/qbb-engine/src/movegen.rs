@@ -277,6 +277,11 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
             .fold(0, |set, to| set | to.bit())
     };
     sink.piece_moves(PieceType::King, king, king_targets & !attacked);
+    // Castling next, while the map is at hand: left to the end of the generator, the map had to
+    // stay live across all of it.
+    for rook in Squares(castling) {
+        castle(b, a, t, &board, king, rook, attacked, sink);
+    }
 
     if checkers & checkers.wrapping_sub(1) != 0 {
         return; // double check: only the king moves
@@ -335,22 +340,27 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     if let Some(to) = pos.en_passant() {
         en_passant(b, a, t, &board, to, king, sink);
     }
-
-    for rook in Squares(castling) {
-        castle(b, a, t, &board, king, rook, attacked, sink);
-    }
 }
 
 /// The castling rooks of `rooks` (on rank 1) whose king and rook paths are empty but for the two.
+/// A side has at most one castling rook on each side of its king (`from_fen` refuses a second), so
+/// the lowest and the highest rook are all of them (the same rook when there is one): two lookups
+/// and no loop.
 #[inline(always)]
 fn clear_castling_paths(t: &Tables, rooks: u64, king: Square, occupied: u64) -> u64 {
-    let mut clear = 0;
-    for rook in Squares(rooks) {
-        if t.castling(king, rook).must_be_empty & occupied == 0 {
-            clear |= rook.bit();
-        }
+    if rooks == 0 {
+        return 0;
     }
-    clear
+    let clear = |rook: Square| {
+        if t.castling(king, rook).must_be_empty & occupied == 0 {
+            rook.bit()
+        } else {
+            0
+        }
+    };
+    let lowest = Square::from_index_masked(rooks.trailing_zeros());
+    let highest = Square::from_index_masked(63 - rooks.leading_zeros());
+    clear(lowest) | clear(highest)
 }
 
 /// Pushes, double pushes, captures and promotions of `pawns`, targets limited to `mask`.
