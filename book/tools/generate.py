@@ -1188,7 +1188,7 @@ def perft_table(p, path, machine_id):
 
 
 def perft_steps_table(path):
-    """Instructions per leaf of each step of the move generator's speed work, from
+    """Instructions per leaf of each step of the move generator's speed work, and its speed, from
     `reports/<machine>/perft-steps.json` (reports/perft-steps.sh): one row per commit, one column
     per perft, and each step's change against the one before."""
     if path is None:
@@ -1196,18 +1196,24 @@ def perft_steps_table(path):
                 "writes it.*\n")
     d = json.loads(path.read_text())
     runs = [r["run"] for r in d["steps"][0]["runs"]]
+    timed = all("mnps_one_ply_deeper" in r for step in d["steps"] for r in step["runs"])
     text = HEADER.format(source=f"`reports/{path.parent.name}/{path.name}`")
     text += "| commit | change | " + " | ".join(runs) + " |\n"
     text += "| --- | --- | " + " | ".join("---:" for _ in runs) + " |\n"
     before = None
     for step in d["steps"]:
         per_leaf = [r["instructions"] / r["leaves"] for r in step["runs"]]
+        speed = [r.get("mnps_one_ply_deeper") for r in step["runs"]]
         cells = []
         for i, value in enumerate(per_leaf):
-            change = f" ({(value / before[i] - 1) * 100:+.1f} %)" if before else ""
-            cells.append(f"{value:.1f}{change}")
+            change = f" ({(value / before[0][i] - 1) * 100:+.1f} %)" if before else ""
+            cell = f"{value:.1f}{change}"
+            if timed:
+                change = f" ({(speed[i] / before[1][i] - 1) * 100:+.1f} %)" if before else ""
+                cell += f"<br>{speed[i]:.0f} Mnps{change}"
+            cells.append(cell)
         text += f"| `{step['commit']}` | {step['change']} | " + " | ".join(cells) + " |\n"
-        before = per_leaf
+        before = (per_leaf, speed)
     first = [r["instructions"] for r in d["steps"][0]["runs"]]
     last = [r["instructions"] for r in d["steps"][-1]["runs"]]
     fewer = and_list([f"{b / a:.2f} ({run})" for run, a, b in zip(runs, last, first)])
@@ -1215,8 +1221,20 @@ def perft_steps_table(path):
         f"\nInstructions per leaf of `qbb perft` on the {d['backend']} backend under callgrind "
         f"(the start-up, counted by a perft of one ply, taken off), each commit built by "
         f"{d['rustc']}; in brackets the change from the row above. From the first row to the "
-        f"last the instructions per leaf fall by a factor of {fewer}. By `{d['command']}`.\n"
+        f"last the instructions per leaf fall by a factor of {fewer}."
     )
+    if timed:
+        faster = and_list([
+            f"{s[-1]['mnps_one_ply_deeper'] / s[0]['mnps_one_ply_deeper']:.2f} ({run})"
+            for run, s in zip(runs, zip(*[step["runs"] for step in d["steps"]]))
+        ])
+        text += (
+            f" Under each count, the speed of the same perft one ply deeper (million leaves per "
+            f"second, wall time, best of five rounds in which every step runs in turn, on "
+            f"{d.get('cpu', 'the same machine')}): from the first row to the last it rises by a "
+            f"factor of {faster}."
+        )
+    text += f" By `{d['command']}`.\n"
     return text
 
 
