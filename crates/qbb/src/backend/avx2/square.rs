@@ -24,8 +24,9 @@ pub(super) fn piece_at(quad: &Quad, sq: Square) -> u8 {
 
 // ANCHOR: set_piece
 /// The inverse of the vertical nibble, read from a table: row `code` holds the code's four plane
-/// masks, lane `p` all ones where the code has bit `p`. Sixteen rows of 32 bytes stay in the L1
-/// cache, and one load puts a row into a register without leaving the vector unit.
+/// masks, lane `p` all ones where the code has bit `p`: 512 bytes, and one load puts a row straight
+/// into a vector register, where `pdep`, a multiply and `vpmovsxbq` took the code through a
+/// general-purpose register first.
 static PLANE_MASKS: [[u64; 4]; 16] = const_table!([0; 4], |code| [
     0u64.wrapping_sub((code & 1) as u64),
     0u64.wrapping_sub((code >> 1 & 1) as u64),
