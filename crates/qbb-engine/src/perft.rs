@@ -24,7 +24,7 @@ use crate::position::Position;
 /// Leaf nodes of the legal move tree of `pos` to `depth` plies.
 #[inline(always)]
 pub fn perft<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> u64 {
-    perft_by(b, TableAttacks, pos, depth, bulk)
+    perft_with(b, Attacks::Tables, pos, depth, bulk)
 }
 
 /// [`perft`] with the move generator's attacks, checks and pins from `attacks`.
@@ -36,9 +36,13 @@ pub fn perft_with<B: Backend>(
     depth: u32,
     bulk: bool,
 ) -> u64 {
-    match attacks {
-        Attacks::Tables => perft_by(b, TableAttacks, pos, depth, bulk),
-        Attacks::Backend => perft_by(b, BackendAttacks, pos, depth, bulk),
+    // Each combination is a function of its own: one way of counting compiles without the code
+    // of the other.
+    match (attacks, bulk) {
+        (Attacks::Tables, true) => perft_by::<B, _, true>(b, TableAttacks, pos, depth),
+        (Attacks::Tables, false) => perft_by::<B, _, false>(b, TableAttacks, pos, depth),
+        (Attacks::Backend, true) => perft_by::<B, _, true>(b, BackendAttacks, pos, depth),
+        (Attacks::Backend, false) => perft_by::<B, _, false>(b, BackendAttacks, pos, depth),
     }
 }
 
@@ -48,14 +52,14 @@ pub fn perft_with<B: Backend>(
 const CHILDREN_BATCH: usize = 8;
 
 // ANCHOR: perft
-/// Leaf nodes of the legal move tree of `pos` to `depth` plies, attacks from `a`.
+/// Leaf nodes of the legal move tree of `pos` to `depth` plies, attacks from `a`, the last ply
+/// counted (`BULK`) or played.
 #[inline(always)]
-fn perft_by<B: Backend, A: AttackSource>(
+fn perft_by<B: Backend, A: AttackSource, const BULK: bool>(
     b: B,
     a: A,
     pos: &Position,
     depth: u32,
-    bulk: bool,
 ) -> u64 {
     // The node runs in a closure that must inline into the feature region: without the attribute
     // LLVM keeps the (large, recursive) body out of line, compiled without the backend's features.
@@ -65,7 +69,7 @@ fn perft_by<B: Backend, A: AttackSource>(
             if depth == 0 {
                 return 1;
             }
-            if bulk && depth == 1 {
+            if BULK && depth == 1 {
                 return pos.count_moves_by(b, a);
             }
             let mut moves = MoveList::new();
@@ -78,7 +82,7 @@ fn perft_by<B: Backend, A: AttackSource>(
                 }
                 return moves.len() as u64;
             }
-            if !bulk && depth == 2 {
+            if !BULK && depth == 2 {
                 // Every leaf is made, and the last two plies are one function here too: one list
                 // holds each child's moves in turn, instead of a call and a new list per child.
                 let mut leaves = MoveList::new();
@@ -94,7 +98,7 @@ fn perft_by<B: Backend, A: AttackSource>(
                     })
                     .sum();
             }
-            if bulk && depth == 2 {
+            if BULK && depth == 2 {
                 // The children are counted here, in this loop, rather than each in a call of its
                 // own: the last two plies are one function. And they are made in batches before
                 // they are counted: a child's count then starts from a board already in memory
@@ -117,7 +121,7 @@ fn perft_by<B: Backend, A: AttackSource>(
             }
             moves
                 .iter()
-                .map(|&mv| perft_by(b, a, &pos.make_move_unkeyed(b, mv), depth - 1, bulk))
+                .map(|&mv| perft_by::<B, A, BULK>(b, a, &pos.make_move_unkeyed(b, mv), depth - 1))
                 .sum()
         },
     )
