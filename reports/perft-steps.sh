@@ -34,6 +34,7 @@ steps=(
     "73965f0|children made in batches before they are counted"
     "8fa2aac|castling generated next to the king's moves"
     "a5701c6|without bulk counting, the last two plies in one function"
+    "8ce74c6|perft with and without bulk counting compiled apart"
 )
 kiwipete='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
 # name | depth | FEN (empty: the start position) | bulk or no-bulk | leaves
