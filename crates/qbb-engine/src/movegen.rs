@@ -348,6 +348,7 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
 /// and no loop.
 #[inline(always)]
 fn clear_castling_paths(t: &Tables, rooks: u64, king: Square, occupied: u64) -> u64 {
+    debug_assert!(rooks.count_ones() <= 2, "at most two castling rooks a side");
     if rooks == 0 {
         return 0;
     }

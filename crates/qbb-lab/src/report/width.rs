@@ -1,5 +1,5 @@
 //! Which copy of a backend's code ran. The portable backend compiles each job once per width
-//! (`qbb::backend::portable::Width`) and runs the widest the CPU reports, so one backend name
+//! (`qbb::backend::width::Width`) and runs the widest the CPU reports, so one backend name
 //! covers several copies of the code: a count and a timing describe the same code only when they
 //! ran the same copy.
 //!
@@ -9,35 +9,23 @@
 //! width are read through the same rule.
 
 use qbb::BackendKind;
-use qbb::backend::{AVX2_FEATURES, AVX512_FEATURES};
-
-/// The widths, named after the backend whose feature set each one compiles for.
-pub const BASELINE: &str = "baseline";
-pub const AVX2: &str = "avx2";
-pub const AVX512: &str = "avx512";
+use qbb::backend::width::Width;
 
 /// The backend picks its width at run time: its name alone does not say which code ran.
 pub fn picks_its_width(backend: &str) -> bool {
     backend == BackendKind::Portable.name()
 }
 
-/// The width the portable backend runs at on a CPU with `features` (as `Width::detect` picks it).
+/// The width the portable backend runs at on a CPU with `features` (`Width::detect`'s rule).
 pub fn widest(features: &[String]) -> &'static str {
-    if has_all(features, AVX512_FEATURES) {
-        AVX512
-    } else {
-        under_valgrind(features)
-    }
+    Width::widest(|kind| has_all(features, kind.required_features())).name()
 }
 
 /// The width the portable backend runs at under valgrind on a CPU with `features`: valgrind
 /// neither runs nor reports AVX-512, so the widest it leaves is AVX2.
 pub fn under_valgrind(features: &[String]) -> &'static str {
-    if has_all(features, AVX2_FEATURES) {
-        AVX2
-    } else {
-        BASELINE
-    }
+    Width::widest(|kind| kind != BackendKind::Avx512 && has_all(features, kind.required_features()))
+        .name()
 }
 
 /// The copy a figure of `backend` is of: none for a backend with one copy; else the one recorded
@@ -92,6 +80,10 @@ pub struct CountOfAnotherCopy {
 mod tests {
     use super::*;
     use crate::testing::owned;
+    use qbb::backend::{AVX2_FEATURES, AVX512_FEATURES};
+
+    const AVX2: &str = "avx2";
+    const AVX512: &str = "avx512";
 
     #[test]
     fn valgrind_caps_the_width_at_avx2() {
@@ -104,7 +96,7 @@ mod tests {
         assert_eq!(under_valgrind(&owned(&avx512)), AVX2);
         assert_eq!(widest(&owned(AVX2_FEATURES)), AVX2);
         assert_eq!(under_valgrind(&owned(AVX2_FEATURES)), AVX2);
-        assert_eq!(widest(&owned(&["sse2"])), BASELINE);
+        assert_eq!(widest(&owned(&["sse2"])), "baseline");
         assert!(picks_its_width("portable") && !picks_its_width("avx2"));
     }
 

@@ -26,6 +26,7 @@ pub mod cpu_model;
 pub(crate) mod plain;
 pub mod scalar;
 pub mod swar;
+pub mod width;
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;

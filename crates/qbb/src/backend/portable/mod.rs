@@ -47,35 +47,7 @@ use crate::backend::{Backend, BackendKind, forward_to_fns};
 use crate::routine::Routine;
 use crate::routine::types::*;
 
-/// The instructions a job of the portable backend is compiled for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Width {
-    /// The architecture's baseline (SSE2 on x86-64): runs everywhere.
-    Baseline,
-    /// The avx2 backend's features: AVX2, BMI1/2, LZCNT, POPCNT.
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-    /// The avx512 backend's features: AVX-512 F/BW/VL/VBMI/VBMI2, GFNI, VPOPCNTDQ, BITALG and
-    /// the AVX2 set.
-    #[cfg(target_arch = "x86_64")]
-    Avx512,
-}
-
-impl Width {
-    /// The widest this CPU runs.
-    pub fn detect() -> Width {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if BackendKind::Avx512.is_available() {
-                return Width::Avx512;
-            }
-            if BackendKind::Avx2.is_available() {
-                return Width::Avx2;
-            }
-        }
-        Width::Baseline
-    }
-}
+pub use crate::backend::width::Width;
 
 /// The portable backend token; `width` is proof that the CPU has that width's features.
 #[derive(Copy, Clone, Debug)]
