@@ -1814,7 +1814,7 @@ MICROCODED_PDEP = {"znver1": "Zen 1", "znver2": "Zen 2"}
 # The checks that can settle a disagreement, in the order the book presents them; a row can pass
 # more than one. `width` settles a row only when its floor alone is past the threshold; below that
 # it is a partial answer, listed with the open rows.
-CHECKS = ["loop", "call", "pdep", "fewer", "width", "zmm"]
+CHECKS = ["loop", "call", "pdep", "fewer", "width", "zmm", "core", "inlined"]
 
 # The CPUs whose LLVM 19 model is another's that splits 512-bit operations in two, with the CPU
 # whose model it is: LLVM 19 schedules `-mcpu=znver5` with its Zen 4 model (the `zmm` check runs
@@ -1824,7 +1824,7 @@ HALVED_512 = {"znver5": "znver4"}
 
 # The files the book's model page includes; each is written whatever the report holds.
 MODEL_FILES = ["provenance", "cpus", "overview", "predictions", "avx512", "avx512-measured", "block", "gather",
-               "summary", "measured", "loop", "call", "pdep", "fewer", "width", "zmm", "open"]
+               "summary", "measured", "loop", "call", "pdep", "fewer", "width", "zmm", "on-core", "open"]
 
 
 def cycles_text(x):
@@ -2065,7 +2065,30 @@ def classify(row, p, width, threshold, facts, cpu):
         floor = p["uops_per_call"] / width
         if floor > measured:
             found["width"] = floor / measured >= threshold
+    found.update(on_core_sides(row, threshold))
     return found, any(found.values())
+
+
+def on_core_sides(row, threshold):
+    """What the model's own block, run on this core (`block_on_core_cycles`), says of a row:
+    `core` when it runs as fast as the benchmark and not as predicted (the model misjudges the
+    core on that code), `inlined` when it runs as predicted and not as the benchmark (the
+    benchmark's loop runs other code than the probe); both *partly* (False) when it lies between
+    the two and near both, nothing when it was not run or lies beyond both."""
+    block, measured = row.get("block_on_core_cycles"), row.get("measured_cycles")
+    if not block or not measured:
+        return {}
+
+    def near(a, b):
+        return 1 / threshold <= a / b <= threshold
+    with_benchmark, with_model = near(block, measured), near(block, row["predicted_cycles"])
+    if with_benchmark and not with_model:
+        return {"core": True}
+    if with_model and not with_benchmark:
+        return {"inlined": True}
+    if min(measured, row["predicted_cycles"]) <= block <= max(measured, row["predicted_cycles"]):
+        return {"core": False, "inlined": False}
+    return {}
 
 
 def mca_cycles(mca, cpu, block):
@@ -2440,7 +2463,8 @@ def model_section(model, report_dir, listings):
     if not comparison:
         none = header + ("This model has no measurements beside it: its folder has no "
                          "`results.json` whose CPU llvm-mca knows.\n")
-        for name in ("summary", "measured", "loop", "call", "pdep", "fewer", "width", "zmm", "open"):
+        for name in ("summary", "measured", "loop", "call", "pdep", "fewer", "width", "zmm",
+                     "on-core", "open"):
             files[name] = none
         return files
 
@@ -2532,7 +2556,7 @@ def model_section(model, report_dir, listings):
         files["summary"] = header + (
             "The timings have no cycles (their `results.json` has no clock and `qbb model` was "
             "given none), so no prediction is compared with them.\n")
-        for name in ("loop", "call", "pdep", "fewer", "width", "zmm", "open"):
+        for name in ("loop", "call", "pdep", "fewer", "width", "zmm", "on-core", "open"):
             files[name] = files["summary"]
         return files
     text = header + (f"{len(differ)} of the {len(results)} rows of `{cpu}` against the timings "
@@ -2702,6 +2726,31 @@ def model_section(model, report_dir, listings):
         text = header + "No row that differs passes this check.\n"
     files["zmm"] = text
 
+    def on_core_cells(r):
+        row = r["row"]
+        block, measured = row["block_on_core_cycles"], row["measured_cycles"]
+        return [cycles_text(row["predicted_cycles"]), cycles_text(block), cycles_text(measured),
+                f"{block / measured:.2f}×", f"{row['predicted_cycles'] / block:.2f}×"]
+
+    timed = [r for r in results if r["row"].get("block_on_core_cycles")]
+    not_run = [r for r in results if r["row"].get("block_not_run")]
+    sided = [r for r in differ if "core" in r["checks"] or "inlined" in r["checks"]]
+    if sided:
+        text = header + ("| benchmark | backend | predicted ÷ measured | check | predicted | "
+                         "block on this core | benchmark | block ÷ benchmark | predicted ÷ block |\n"
+                         "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n")
+        for r in sided:
+            check = ("core" if r["checks"].get("core") else "inlined" if r["checks"].get("inlined")
+                     else "between: partly both")
+            text += f"| {row_name(r)} | {check} | " + " | ".join(on_core_cells(r)) + " |\n"
+    else:
+        text = header + "No row that differs passes this check.\n"
+    text += (f"\nOf the {len(results)} rows, {len(timed)} blocks ran on this core and "
+             f"{len(not_run)} did not (a branch or a call, whose loop is not the one llvm-mca "
+             "modelled, or a block that reached outside its memory); `model.json` gives each "
+             "row's `block_on_core_cycles` or `block_not_run`.\n")
+    files["on-core"] = text
+
     def busiest(r):
         b = r["p"].get("busiest_resource")
         if not b:
@@ -2743,13 +2792,16 @@ def model_section(model, report_dir, listings):
 
     if open_rows:
         text = header + ("| benchmark | backend | predicted ÷ measured | instructions: model / "
-                         "callgrind | IPC | resource bound (model) | model's busiest unit: its "
-                         "cycles | the probe's instructions on it | partly |\n"
-                         "| --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- |\n")
+                         "callgrind | IPC | block on this core ÷ measured | resource bound (model) "
+                         "| model's busiest unit: its cycles | the probe's instructions on it | "
+                         "partly |\n"
+                         "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |\n")
         for r in open_rows:
             partly = [k for k, v in r["checks"].items() if not v]
+            block = r["row"].get("block_on_core_cycles")
+            on_core = f"{block / r['row']['measured_cycles']:.2f}×" if block else "-"
             text += (f"| {row_name(r)} | {r['row']['probe_instructions']} / {count(r)} | "
-                     f"{format_ipc(ipc(r)) if ipc(r) else '-'} | "
+                     f"{format_ipc(ipc(r)) if ipc(r) else '-'} | {on_core} | "
                      f"{cycles_text(r['p']['block_rthroughput'])} | {busiest(r)} | {on_busiest(r)} | "
                      f"{', '.join(partly) or '-'} |\n")
         text += (f"\nOn `{cpu}`: the resource bound is llvm-mca's Block RThroughput, the cycles per "
@@ -2759,7 +2811,7 @@ def model_section(model, report_dir, listings):
                  "the instructions on it, by mnemonic, are those the same view charges to it when "
                  "the block is run again here. *partly*: a check that holds but does not reach "
                  "the threshold by itself. Every check of this chapter was run on each of these rows "
-                 f"({', '.join(k for k in CHECKS if k != 'zmm' or cpu in HALVED_512)}); none "
+                 f"({', '.join(k for k in CHECKS if (k != 'zmm' or cpu in HALVED_512) and (k not in ('core', 'inlined') or timed))}); none "
                  "settles it.\n")
     else:
         text = header + "Every row that differs is settled by a check.\n"

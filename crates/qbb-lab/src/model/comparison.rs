@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::measured::{self, Clock, Counts, DIFFERS, Measured};
 use super::write::cycles_text;
-use super::{CALLS, INDIRECT, LOOP, Outcome, Prediction, has_note};
+use super::{CALLS, INDIRECT, LOOP, OnCore, Outcome, Prediction, has_note};
 
 /// The measurements of one machine against its CPU's predictions.
 #[derive(Debug, Serialize)]
@@ -34,6 +34,7 @@ impl Comparison {
         m: &Measured,
         counts: Option<&Counts>,
         predictions: &[Prediction],
+        on_core: &[OnCore],
         ghz: Option<f64>,
     ) -> Comparison {
         let clock = measured::clock(m, ghz);
@@ -54,13 +55,25 @@ impl Comparison {
                     && p.backend.name() == t.code.backend
             });
             match p.map(|p| (p, &p.outcome)) {
-                Some((p, Outcome::Modelled(s))) => rows.push(measured::compare(
-                    t,
-                    clock.as_ref(),
-                    s,
-                    counts.and_then(|c| c.of(&t.code.routine, &t.code.backend)),
-                    p.notes.clone(),
-                )),
+                Some((p, Outcome::Modelled(s))) => {
+                    let mut row = measured::compare(
+                        t,
+                        clock.as_ref(),
+                        s,
+                        counts.and_then(|c| c.of(&t.code.routine, &t.code.backend)),
+                        p.notes.clone(),
+                    );
+                    match on_core
+                        .iter()
+                        .find(|o| o.routine == p.routine && o.backend == p.backend)
+                        .map(|o| &o.cycles)
+                    {
+                        Some(Ok(cycles)) => row.block_on_core_cycles = Some(*cycles),
+                        Some(Err(why)) => row.block_not_run = Some(why.clone()),
+                        None => {}
+                    }
+                    rows.push(row);
+                }
                 Some((_, Outcome::Failed(why))) => {
                     unmodelled.push(format!("{} {}: {why}", t.code.routine, t.code.backend));
                 }
@@ -149,6 +162,15 @@ pub fn section(c: &Comparison) -> String {
              (`instructions.json`, built by {rustc}).\n\n"
         );
     }
+    let on_core = c.rows.iter().any(|r| r.block_on_core_cycles.is_some());
+    if on_core {
+        md.push_str(
+            "*Block on this core* is the block llvm-mca was given, run on this machine in the \
+             loop llvm-mca assumes (`qbb model` builds and times it): beside the benchmark, it \
+             shows whether the model misjudges the core on that code or the benchmark runs \
+             other code. A block with a branch or a call is not run (-).\n\n",
+        );
+    }
     let mut header = vec!["benchmark", "backend", "measured"];
     let mut align = vec!["---", "---", "---:"];
     if clocked {
@@ -157,6 +179,10 @@ pub fn section(c: &Comparison) -> String {
     }
     header.push("predicted cycles");
     align.push("---:");
+    if on_core {
+        header.push("block on this core");
+        align.push("---:");
+    }
     if clocked {
         header.push("predicted ÷ measured");
         align.push("---:");
@@ -179,6 +205,9 @@ pub fn section(c: &Comparison) -> String {
             cells.push(r.measured_cycles.map_or("-".to_string(), cycles_text));
         }
         cells.push(cycles_text(r.predicted_cycles));
+        if on_core {
+            cells.push(r.block_on_core_cycles.map_or("-".to_string(), cycles_text));
+        }
         if clocked {
             let ratio = r
                 .predicted_over_measured

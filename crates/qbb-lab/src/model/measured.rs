@@ -188,6 +188,12 @@ pub struct Pair {
     /// What the model left out of this probe (a loop, a call).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The cycles per pass of the block llvm-mca modelled, run on this core in llvm-mca's loop
+    /// (`on_core`), or why it was not run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_on_core_cycles: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_not_run: Option<String>,
 }
 
 /// Measured cycles (the report's own, else nanoseconds times the clock) against a prediction.
@@ -221,6 +227,8 @@ pub fn compare(
         predicted_over_measured: ratio.map(|r| (r * 1000.0).round() / 1000.0),
         differs: ratio.is_some_and(|r| !(1.0 / DIFFERS..=DIFFERS).contains(&r)),
         notes,
+        block_on_core_cycles: None,
+        block_not_run: None,
     }
 }
 

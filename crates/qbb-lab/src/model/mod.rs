@@ -13,6 +13,7 @@ mod cpus;
 mod listing;
 mod mca;
 mod measured;
+mod on_core;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -102,9 +103,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
 
     let predictions = predict(&mca, &listings, &cpus)?;
+    let on_core = match &measured {
+        Some(m) if m.machine_id == here.id => time_on_core(&predictions, m.llvm_cpu),
+        _ => Vec::new(),
+    };
     let comparison = measured
         .as_ref()
-        .map(|m| comparison::Comparison::new(m, counts.as_ref(), &predictions, args.ghz));
+        .map(|m| comparison::Comparison::new(m, counts.as_ref(), &predictions, &on_core, args.ghz));
     let model = write::Model::new(
         command_line(),
         here.date.clone(),
@@ -120,6 +125,62 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     crate::output::print(&model.terminal())?;
     eprintln!("model: wrote {}/model.json and model.md", out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The blocks llvm-mca modelled for `cpu`, this machine's, timed on this core
+/// ([`on_core`]): one entry per modelled prediction of that CPU, by routine and backend. Empty,
+/// with a word on standard error, when the blocks' program cannot be built.
+fn time_on_core(predictions: &[Prediction], cpu: &str) -> Vec<OnCore> {
+    let modelled: Vec<&Prediction> = predictions
+        .iter()
+        .filter(|p| p.cpu.name == cpu && p.summary().is_some())
+        .collect();
+    let runnable: Vec<&Prediction> = modelled
+        .iter()
+        .copied()
+        .filter(|p| on_core::refused(&p.block).is_none())
+        .collect();
+    let blocks: Vec<on_core::Block> = runnable
+        .iter()
+        .map(|p| on_core::Block {
+            instructions: &p.block,
+            resets: p.resets,
+        })
+        .collect();
+    let dir = cargo_asm::checkout()
+        .map(|root| root.join("target/qbb-blocks"))
+        .unwrap_or_else(|_| std::env::temp_dir().join("qbb-blocks"));
+    eprintln!(
+        "model: timing {} of the {} blocks of `{cpu}` on this core",
+        blocks.len(),
+        modelled.len()
+    );
+    let timed = match on_core::time(&dir, &blocks) {
+        Ok(timed) => timed,
+        Err(why) => {
+            eprintln!("model: the blocks are not timed on this core: {why:#}");
+            return Vec::new();
+        }
+    };
+    let mut timed = timed.into_iter();
+    modelled
+        .iter()
+        .map(|p| OnCore {
+            routine: p.routine,
+            backend: p.backend,
+            cycles: match on_core::refused(&p.block) {
+                Some(why) => Err(why.to_string()),
+                None => timed.next().unwrap_or_else(|| Err("not timed".to_string())),
+            },
+        })
+        .collect()
+}
+
+/// A modelled block's cycles per pass on this core, or why it has none.
+pub struct OnCore {
+    pub routine: Routine,
+    pub backend: BackendKind,
+    pub cycles: Result<f64, String>,
 }
 
 /// A path as the files name it: relative to the current folder when it is below it (the
@@ -212,6 +273,9 @@ pub struct Prediction {
     /// What llvm-mca left out: a loop, a call.
     pub notes: Vec<String>,
     pub outcome: Outcome,
+    /// The instructions llvm-mca was given, the fresh arguments first; empty unless modelled.
+    pub block: Vec<String>,
+    pub resets: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -299,6 +363,8 @@ fn one(
         listing: found.as_ref().map(|f| shown(&f.listing.path)),
         notes: Vec::new(),
         outcome: Outcome::Missing,
+        block: Vec::new(),
+        resets: 0,
     };
     let Some(found) = found else {
         return prediction;
@@ -341,7 +407,11 @@ fn one(
         _ => {
             let block: Vec<String> = resets.iter().chain(&body.instructions).cloned().collect();
             match mca.run(cpu.name, &block) {
-                Ok(summary) => Outcome::Modelled(summary.without(resets.len())),
+                Ok(summary) => {
+                    prediction.block = block;
+                    prediction.resets = resets.len();
+                    Outcome::Modelled(summary.without(resets.len()))
+                }
                 Err(why) => Outcome::Failed(format!("llvm-mca: {why}")),
             }
         }
