@@ -1814,7 +1814,7 @@ MICROCODED_PDEP = {"znver1": "Zen 1", "znver2": "Zen 2"}
 # The checks that can settle a disagreement, in the order the book presents them; a row can pass
 # more than one. `width` settles a row only when its floor alone is past the threshold; below that
 # it is a partial answer, listed with the open rows.
-CHECKS = ["loop", "call", "pdep", "fewer", "width", "zmm", "core", "inlined"]
+CHECKS = ["loop", "call", "pdep", "fewer", "width", "zmm", "core", "inlined", "split"]
 
 # The CPUs whose LLVM 19 model is another's that splits 512-bit operations in two, with the CPU
 # whose model it is: LLVM 19 schedules `-mcpu=znver5` with its Zen 4 model (the `zmm` check runs
@@ -2073,8 +2073,9 @@ def on_core_sides(row, threshold):
     """What the model's own block, run on this core (`block_on_core_cycles`), says of a row:
     `core` when it runs as fast as the benchmark and not as predicted (the model misjudges the
     core on that code), `inlined` when it runs as predicted and not as the benchmark (the
-    benchmark's loop runs other code than the probe); both *partly* (False) when it lies between
-    the two and near both, nothing when it was not run or lies beyond both."""
+    benchmark's loop runs other code than the probe), `split` when it lies between the two and
+    near both (the gap is the product of the two, each within the threshold); nothing when it was
+    not run or lies beyond both."""
     block, measured = row.get("block_on_core_cycles"), row.get("measured_cycles")
     if not block or not measured:
         return {}
@@ -2087,7 +2088,7 @@ def on_core_sides(row, threshold):
     if with_model and not with_benchmark:
         return {"inlined": True}
     if min(measured, row["predicted_cycles"]) <= block <= max(measured, row["predicted_cycles"]):
-        return {"core": False, "inlined": False}
+        return {"split": True}
     return {}
 
 
@@ -2568,7 +2569,8 @@ def model_section(model, report_dir, listings):
             if n:
                 parts.append(f"{k}: {n}")
         text += (f"A check settles {len(settled)} of them ({'; '.join(parts) or 'none'}; a row can "
-                 f"pass more than one check) and {len(open_rows)} are open. ")
+                 f"pass more than one check) and {len(open_rows)} "
+                 f"{'is' if len(open_rows) == 1 else 'are'} open. ")
     if clean:
         median = clean[len(clean) // 2] if len(clean) % 2 else (clean[len(clean) // 2 - 1] + clean[len(clean) // 2]) / 2
         above = sum(1 for x in clean if x > 1)
@@ -2734,14 +2736,13 @@ def model_section(model, report_dir, listings):
 
     timed = [r for r in results if r["row"].get("block_on_core_cycles")]
     not_run = [r for r in results if r["row"].get("block_not_run")]
-    sided = [r for r in differ if "core" in r["checks"] or "inlined" in r["checks"]]
+    sided = [r for r in differ if {"core", "inlined", "split"} & set(r["checks"])]
     if sided:
         text = header + ("| benchmark | backend | predicted ÷ measured | check | predicted | "
                          "block on this core | benchmark | block ÷ benchmark | predicted ÷ block |\n"
                          "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n")
         for r in sided:
-            check = ("core" if r["checks"].get("core") else "inlined" if r["checks"].get("inlined")
-                     else "between: partly both")
+            check = next(k for k in ("core", "inlined", "split") if r["checks"].get(k))
             text += f"| {row_name(r)} | {check} | " + " | ".join(on_core_cells(r)) + " |\n"
     else:
         text = header + "No row that differs passes this check.\n"
@@ -2811,7 +2812,7 @@ def model_section(model, report_dir, listings):
                  "the instructions on it, by mnemonic, are those the same view charges to it when "
                  "the block is run again here. *partly*: a check that holds but does not reach "
                  "the threshold by itself. Every check of this chapter was run on each of these rows "
-                 f"({', '.join(k for k in CHECKS if (k != 'zmm' or cpu in HALVED_512) and (k not in ('core', 'inlined') or timed))}); none "
+                 f"({', '.join(k for k in CHECKS if (k != 'zmm' or cpu in HALVED_512) and (k not in ('core', 'inlined', 'split') or timed))}); none "
                  "settles it.\n")
     else:
         text = header + "Every row that differs is settled by a check.\n"

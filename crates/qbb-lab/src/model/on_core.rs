@@ -13,10 +13,11 @@
 //! a region of its own, and one the probe reads or writes memory through steps to the next of
 //! [`SLOTS`] slots after every pass (an `add` and an `and`, two integer operations the model does
 //! not have, as the benchmark's loop spends its own on advancing its arguments). Every other
-//! register starts at zero, and the memory is zeros. Every symbol the probe reads (`[rip +
-//! qbb_symbol]`: a constant, or a table's address from the GOT) is a table of one address,
-//! [`TABLE`], inside the mapping. A block with a branch or a call is not run: its loop would not
-//! be the one llvm-mca modelled.
+//! register starts at zero, and the memory is zeros. The constants the probe reads (`[rip +
+//! qbb_symbol]`) are zeros too, so that an index made of one stays small; a table's address it
+//! loads from the GOT (a `mov` of a quadword into a general register) is [`TABLE`], inside the
+//! mapping. A block with a branch or a call is not run: its loop would not be the one llvm-mca
+//! modelled.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -224,7 +225,7 @@ fn assembly(blocks: &[Block]) -> String {
     );
     let _ = writeln!(
         s,
-        ".data\n.p2align 6\nqbb_symbol:\n    .fill 4096, 8, {TABLE:#x}\n"
+        ".data\n.p2align 6\nqbb_symbol:\n    .zero 32768\nqbb_address:\n    .quad {TABLE:#x}\n"
     );
     for (i, block) in blocks.iter().enumerate() {
         function(&mut s, i, block);
@@ -297,9 +298,15 @@ fn function(s: &mut String, i: usize, block: &Block) {
     s.push_str("    ret\n\n");
 }
 
-/// A fresh argument (`mov esi, 0`) gives the register the start of its region instead; any
-/// other line stays as it is.
+/// A fresh argument (`mov esi, 0`) gives the register the start of its region instead, and a
+/// table's address loaded from the GOT is [`TABLE`]; any other line stays as it is.
 fn fresh(line: &str, is_reset: bool) -> String {
+    if let Some(to) = line.strip_suffix(", qword ptr [rip + qbb_symbol]")
+        && let Some(to) = to.strip_prefix("mov ")
+        && REGISTERS.iter().any(|r| r[0] == to)
+    {
+        return format!("mov {to}, qword ptr [rip + qbb_address]");
+    }
     let register = line
         .strip_prefix("mov ")
         .and_then(|rest| rest.strip_suffix(", 0"))
@@ -486,6 +493,14 @@ mod tests {
             "{timed:?}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_table_address_from_the_got_points_into_the_mapping() {
+        let got = "mov rax, qword ptr [rip + qbb_symbol]";
+        assert_eq!(fresh(got, false), "mov rax, qword ptr [rip + qbb_address]");
+        let constant = "vporq zmm2, zmm2, zmmword ptr [rip + qbb_symbol]";
+        assert_eq!(fresh(constant, false), constant);
     }
 
     #[test]
