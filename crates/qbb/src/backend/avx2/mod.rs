@@ -44,6 +44,8 @@ mod nnue;
 mod sets;
 mod square;
 
+pub(in crate::backend) use square::plane_masks;
+
 // ANCHOR: token
 /// The avx2 backend token: a value exists only where the CPU has its instructions.
 #[derive(Copy, Clone, Debug)]

@@ -34,10 +34,11 @@ static PLANE_MASKS: [[u64; 4]; 16] = const_table!([0; 4], |code| [
     0u64.wrapping_sub((code >> 3 & 1) as u64),
 ]);
 
-/// The code's plane masks (bits above the nibble ignored).
+/// The code's plane masks (bits above the nibble ignored); the avx512 backend's move delta reads
+/// them too.
 #[inline]
 #[features(avx2)]
-pub(super) fn plane_masks(code: u8) -> __m256i {
+pub(in crate::backend) fn plane_masks(code: u8) -> __m256i {
     cast(PLANE_MASKS[usize::from(code & 15)])
 }
 

@@ -2,9 +2,12 @@
 //!
 //! What the wider instruction set changes, module by module:
 //!
-//! - **mask registers** (`square`, `moves`): `vptestmq` turns the four plane bits of a square into
-//!   the nibble, and a piece code is itself the write mask that puts a square into the right
-//!   planes; `vpternlogq` xors three aspects of a move at once;
+//! - **mask registers** (`square`): `vptestmq` turns the four plane bits of a square into the
+//!   nibble, and a piece code is itself the write mask that puts a square into the right planes;
+//! - **`vpternlogq` on a move's aspects** (`moves`): each aspect's plane masks, from the avx2
+//!   backend's table of codes, are cut to the square and xor-ed into the delta by one
+//!   instruction; making each aspect a broadcast with the code as write mask was slower in the
+//!   move-delta benchmark;
 //! - **any three-input boolean function in one instruction** (`sets`, `boards`): `vpermt2q` picks
 //!   each lane's operands from the planes and their complements, one `vpternlogq` combines them,
 //!   so the 16 hex sets or the 12 classical bitboards come out eight at a time;

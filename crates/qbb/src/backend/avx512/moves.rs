@@ -1,48 +1,43 @@
-//! Make/unmake by xor and the colour flip, the quad in one 256-bit register: a piece code is the
-//! write mask that puts a move's square into its planes, `vpternlogq` xors three aspects at once,
-//! and a write mask limits the recolouring to plane 0.
+//! Make/unmake by xor and the colour flip, the quad in one 256-bit register: `vpternlogq` puts
+//! each aspect of a move into the delta in one instruction, and a write mask limits the
+//! recolouring to plane 0.
 
 use crate::backend::features;
 use core::arch::x86_64::*;
 
 use super::lanes::{A, B, C, load_quad, store_quad};
 use crate::aspects::{MoveAspects, Special};
+use crate::backend::avx2::plane_masks;
 use crate::quad::Quad;
-use crate::square::Square;
 
 // ANCHOR: move_delta
-/// One aspect of a move, `code` on `sq`, as a quad: the square's bit broadcast into the planes
-/// that the code's bits select (a zero-masked broadcast with the code as the mask). Code 0 gives
-/// the empty quad, so absent aspects need no branch.
+/// One aspect of a move xor-ed into `delta`: the code's plane masks (avx2's table, chapter 2) on
+/// the squares' bits, `(masks & squares) ^ delta` in one `vpternlogq`. A code of 0 has all-zero
+/// masks and adds nothing.
 #[inline]
 #[features(avx512)]
-fn aspect(sq: Square, code: u8) -> __m256i {
-    _mm256_maskz_set1_epi64(code & 15, sq.bit() as i64)
+fn xor_aspect(delta: __m256i, squares: u64, code: u8) -> __m256i {
+    let squares = _mm256_set1_epi64x(squares as i64);
+    _mm256_ternarylogic_epi64::<{ (A & B) ^ C }>(plane_masks(code), squares, delta)
 }
 
-/// The xor of the move's aspects, three at a time with `vpternlogq`.
+/// The delta of a move without branches except for castling, whose rook's two squares share one
+/// code and so make one aspect (equal squares, as in Chess960, cancel).
 #[inline]
 #[features(avx512)]
 pub(super) fn move_delta(m: &MoveAspects) -> Quad {
-    // Without castling the rook aspect is code 0 on any square: nothing.
-    let (rook_from, rook_to, rook) = match m.special {
-        Special::Castle {
-            rook_from,
-            rook_to,
-            rook,
-        } => (rook_from, rook_to, rook),
-        _ => (m.from, m.from, 0),
-    };
-    let moved = _mm256_ternarylogic_epi64::<{ A ^ B ^ C }>(
-        aspect(m.from, m.piece),
-        aspect(m.to, m.landing_code()),
-        aspect(m.capture_square(), m.captured),
-    );
-    let delta = _mm256_ternarylogic_epi64::<{ A ^ B ^ C }>(
-        moved,
-        aspect(rook_from, rook),
-        aspect(rook_to, rook),
-    );
+    let mut delta = _mm256_setzero_si256();
+    delta = xor_aspect(delta, m.from.bit(), m.piece);
+    delta = xor_aspect(delta, m.to.bit(), m.landing_code());
+    delta = xor_aspect(delta, m.capture_square().bit(), m.captured);
+    if let Special::Castle {
+        rook_from,
+        rook_to,
+        rook,
+    } = m.special
+    {
+        delta = xor_aspect(delta, rook_from.bit() ^ rook_to.bit(), rook);
+    }
     store_quad(delta)
 }
 // ANCHOR_END: move_delta
