@@ -135,13 +135,9 @@ fn time_on_core(predictions: &[Prediction], cpu: &str) -> Vec<OnCore> {
         .iter()
         .filter(|p| p.cpu.name == cpu && p.summary().is_some())
         .collect();
-    let runnable: Vec<&Prediction> = modelled
+    let blocks: Vec<on_core::Block> = modelled
         .iter()
-        .copied()
         .filter(|p| on_core::refused(&p.block).is_none())
-        .collect();
-    let blocks: Vec<on_core::Block> = runnable
-        .iter()
         .map(|p| on_core::Block {
             instructions: &p.block,
             resets: p.resets,
