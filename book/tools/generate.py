@@ -1816,6 +1816,9 @@ MICROCODED_PDEP = {"znver1": "Zen 1", "znver2": "Zen 2"}
 # it is a partial answer, listed with the open rows.
 CHECKS = ["loop", "call", "pdep", "fewer", "width", "zmm", "core", "inlined", "split"]
 
+# The checks that read the model's own block as it ran on the core (`block_on_core_cycles`).
+ON_CORE = ("core", "inlined", "split")
+
 # The CPUs whose LLVM 19 model is another's that splits 512-bit operations in two, with the CPU
 # whose model it is: LLVM 19 schedules `-mcpu=znver5` with its Zen 4 model (the `zmm` check runs
 # both on every block it checks, and shows that they agree), while Zen 5 executes a 512-bit
@@ -2736,13 +2739,13 @@ def model_section(model, report_dir, listings):
 
     timed = [r for r in results if r["row"].get("block_on_core_cycles")]
     not_run = [r for r in results if r["row"].get("block_not_run")]
-    sided = [r for r in differ if {"core", "inlined", "split"} & set(r["checks"])]
+    sided = [r for r in differ if set(ON_CORE) & set(r["checks"])]
     if sided:
         text = header + ("| benchmark | backend | predicted ÷ measured | check | predicted | "
                          "block on this core | benchmark | block ÷ benchmark | predicted ÷ block |\n"
                          "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n")
         for r in sided:
-            check = next(k for k in ("core", "inlined", "split") if r["checks"].get(k))
+            check = next(k for k in ON_CORE if r["checks"].get(k))
             text += f"| {row_name(r)} | {check} | " + " | ".join(on_core_cells(r)) + " |\n"
     else:
         text = header + "No row that differs passes this check.\n"
@@ -2812,8 +2815,15 @@ def model_section(model, report_dir, listings):
                  "the instructions on it, by mnemonic, are those the same view charges to it when "
                  "the block is run again here. *partly*: a check that holds but does not reach "
                  "the threshold by itself. Every check of this chapter was run on each of these rows "
-                 f"({', '.join(k for k in CHECKS if (k != 'zmm' or cpu in HALVED_512) and (k not in ('core', 'inlined', 'split') or timed))}); none "
-                 "settles it.\n")
+                 f"({', '.join(k for k in CHECKS if (k != 'zmm' or cpu in HALVED_512) and k not in ON_CORE)}"
+                 "; and core, inlined and split on those whose block ran on the core); none "
+                 "settles it.")
+        not_run = [r for r in open_rows if r["row"].get("block_not_run")]
+        if not_run:
+            text += " Blocks not run: " + "; ".join(
+                f"{r['row']['routine']} on {r['row']['backend']} ({r['row']['block_not_run']})"
+                for r in not_run) + "."
+        text += "\n"
     else:
         text = header + "Every row that differs is settled by a check.\n"
     files["open"] = text
