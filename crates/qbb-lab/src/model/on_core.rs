@@ -29,11 +29,12 @@ use anyhow::{Context, Result, bail};
 const HARNESS: &str = include_str!("on_core/harness.rs");
 
 /// The scratch mapping, zeros, which the kernel allocates as it is touched: where it starts and
-/// its size. The region of the `i`th argument register starts near `(i + 1) << 20` ([`region`]),
-/// so that an argument used as an index, even scaled by eight, still lands inside.
-const MAP_AT: u64 = 0x1_0000;
-const MAP_BYTES: u64 = (64 << 20) - MAP_AT;
-const TABLE: u64 = 8 << 20;
+/// its size. It starts at 1 MiB, above the lowest address any common kernel lets a program map
+/// (`vm.mmap_min_addr`); the region of the `i`th argument register starts near `(i + 2) << 20`
+/// ([`region`]), so that an argument used as an index, even scaled by eight, still lands inside.
+const MAP_AT: u64 = 1 << 20;
+const MAP_BYTES: u64 = (128 << 20) - MAP_AT;
+const TABLE: u64 = 9 << 20;
 
 /// The slots a pointer argument steps through, [`SLOT`] bytes apart: the benchmark's 1024
 /// positions take 32 KiB too.
@@ -323,7 +324,7 @@ fn fresh(line: &str, is_reset: bool) -> String {
 /// look alike to a core that compares only those bits of a load and an earlier store.
 fn region(name: &str) -> Option<u64> {
     let i = ARGUMENTS.iter().position(|a| *a == name)? as u64;
-    Some(((i + 1) << 20) + i * 0x240)
+    Some(((i + 2) << 20) + i * 0x240)
 }
 
 /// The mask that keeps a stepping pointer in its region's ring: the region's bits and the ring's.
@@ -406,7 +407,7 @@ mod tests {
         assert!(s.contains("mov r14, rdi") && s.contains("dec r14"), "{s}");
         assert!(!s.contains("xor r14d"), "the counter keeps its count");
         assert!(
-            s.contains("mov esi, 0x200240\n"),
+            s.contains("mov esi, 0x300240\n"),
             "a fresh pointer is its region: {s}"
         );
         assert!(!s.contains("add rsi"), "a fresh pointer does not step");
@@ -427,15 +428,15 @@ mod tests {
         assert_eq!(pointer_arguments(&block), ["rdi", "rdx"]);
         let s = function_of(&block, 0);
         assert!(
-            s.contains("mov edi, 0x100000") && s.contains("mov edx, 0x300480"),
+            s.contains("mov edi, 0x200000") && s.contains("mov edx, 0x400480"),
             "{s}"
         );
         assert!(
-            s.contains("mov esi, 0x200240") && s.contains("xor eax, eax"),
+            s.contains("mov esi, 0x300240") && s.contains("xor eax, eax"),
             "{s}"
         );
-        assert!(s.contains("add rdi, 64\n    and rdi, 0x107fff\n"), "{s}");
-        assert!(s.contains("add rdx, 64\n    and rdx, 0x307fff\n"), "{s}");
+        assert!(s.contains("add rdi, 64\n    and rdi, 0x207fff\n"), "{s}");
+        assert!(s.contains("add rdx, 64\n    and rdx, 0x407fff\n"), "{s}");
         assert!(!s.contains("add rsi"), "an index does not step");
         let copied = lines("mov rax, rdi\nmov qword ptr [rax + 8], rcx");
         assert_eq!(pointer_arguments(&copied), ["rdi"]);
