@@ -2,15 +2,15 @@
 //! (tests/fixtures/model/probes.s: `piece_at` on scalar, avx2 and avx512, and scalar's
 //! `to_mailbox`, which loops over the 64 squares).
 //!
-//! The test that models needs an llvm-mca of LLVM 17 or newer (Debian: `apt-get install
-//! llvm-19`) and says so when it skips; the tests of bad input run everywhere.
+//! The tests that model need an llvm-mca of LLVM 17 or newer (Debian: `apt-get install
+//! llvm-19`) and say so when they skip; the tests of bad input run everywhere.
 
 mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{arg, qbb, scratch, stderr, stdout};
+use common::{arg, qbb, qbb_writing_to, scratch, stderr, stdout};
 use serde_json::Value;
 
 fn fixture() -> PathBuf {
@@ -150,6 +150,42 @@ fn the_model_of_four_probes_with_its_measurements() {
         "{md}"
     );
     fs::remove_dir_all(&out).unwrap();
+}
+
+/// On the machine whose timings it compares, `qbb model` also runs the modelled blocks on the
+/// core: a quick `qbb compare` of piece-at here, then the fixture's probes modelled beside it.
+#[test]
+fn the_blocks_of_this_machines_timings_run_on_its_core() {
+    let dir = scratch("model-on-core");
+    let args = [
+        "compare",
+        "--quick",
+        "--bench",
+        "piece-at",
+        "--backend",
+        "scalar",
+    ];
+    qbb_writing_to(&dir, &args);
+    let run = qbb(&["model", "--asm", arg(&fixture()), "--out", arg(&dir)]);
+    if stderr(&run).contains("no usable llvm-mca") {
+        eprintln!("skipping: no llvm-mca of LLVM 17 or newer (`apt-get install llvm-19`)");
+        fs::remove_dir_all(&dir).unwrap();
+        return;
+    }
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(stderr(&run).contains("on this core"), "{}", stderr(&run));
+    let json: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("model.json")).unwrap()).unwrap();
+    let rows = json["predicted_vs_measured"]["rows"].as_array().unwrap();
+    let scalar = rows
+        .iter()
+        .find(|r| r["routine"] == "piece-at" && r["backend"] == "scalar")
+        .expect("scalar piece-at is measured and modelled");
+    let cycles = scalar["block_on_core_cycles"].as_f64();
+    assert!(cycles.is_some_and(|c| c > 0.0), "{scalar}");
+    let md = fs::read_to_string(dir.join("model.md")).unwrap();
+    assert!(md.contains("| block on this core |"), "{md}");
+    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
