@@ -9,6 +9,7 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use common::{arg, qbb, qbb_writing_to, scratch, stderr, stdout};
 use serde_json::Value;
@@ -38,26 +39,29 @@ const RESULTS: &str = r#"{
   ]
 }"#;
 
+/// `qbb model` of the fixture's probes into `out`, with `extra` arguments; the run must succeed.
+/// None, and `out` removed, where no llvm-mca of LLVM 17 or newer is installed: the test skips.
+fn model_of_the_fixture(out: &Path, extra: &[&str]) -> Option<Output> {
+    let listing = fixture();
+    let args = [&["model", "--asm", arg(&listing), "--out", arg(out)], extra].concat();
+    let run = qbb(&args);
+    if stderr(&run).contains("no usable llvm-mca") {
+        eprintln!("skipping: no llvm-mca of LLVM 17 or newer (`apt-get install llvm-19`)");
+        fs::remove_dir_all(out).unwrap();
+        return None;
+    }
+    assert!(run.status.success(), "{}", stderr(&run));
+    Some(run)
+}
+
 #[test]
 fn the_model_of_four_probes_with_its_measurements() {
     let out = scratch("model-cli");
     fs::create_dir_all(&out).unwrap();
     fs::write(out.join("results.json"), RESULTS).unwrap();
-    let run = qbb(&[
-        "model",
-        "--asm",
-        arg(&fixture()),
-        "--cpu",
-        "znver4",
-        "--out",
-        arg(&out),
-    ]);
-    if stderr(&run).contains("no usable llvm-mca") {
-        eprintln!("skipping: no llvm-mca of LLVM 17 or newer (`apt-get install llvm-19`)");
-        fs::remove_dir_all(&out).unwrap();
+    let Some(run) = model_of_the_fixture(&out, &["--cpu", "znver4"]) else {
         return;
-    }
-    assert!(run.status.success(), "{}", stderr(&run));
+    };
     assert!(stdout(&run).contains("| piece-at |"), "{}", stdout(&run));
 
     let json: Value =
@@ -166,13 +170,9 @@ fn the_blocks_of_this_machines_timings_run_on_its_core() {
         "scalar",
     ];
     qbb_writing_to(&dir, &args);
-    let run = qbb(&["model", "--asm", arg(&fixture()), "--out", arg(&dir)]);
-    if stderr(&run).contains("no usable llvm-mca") {
-        eprintln!("skipping: no llvm-mca of LLVM 17 or newer (`apt-get install llvm-19`)");
-        fs::remove_dir_all(&dir).unwrap();
+    let Some(run) = model_of_the_fixture(&dir, &[]) else {
         return;
-    }
-    assert!(run.status.success(), "{}", stderr(&run));
+    };
     assert!(stderr(&run).contains("on this core"), "{}", stderr(&run));
     let json: Value =
         serde_json::from_str(&fs::read_to_string(dir.join("model.json")).unwrap()).unwrap();

@@ -9,16 +9,7 @@
 //! benchmark's loop spends one on each argument it advances. (The `xor` zero idiom would cost no
 //! execution unit, but LLVM 19's Sapphire Rapids model does not treat it as independent.)
 
-/// The System V integer argument registers, each with the names of its parts; writing the
-/// 32-bit name sets the whole register.
-const ARGUMENTS: [(&str, [&str; 5]); 6] = [
-    ("edi", ["rdi", "edi", "di", "dil", "dil"]),
-    ("esi", ["rsi", "esi", "si", "sil", "sil"]),
-    ("edx", ["rdx", "edx", "dx", "dl", "dh"]),
-    ("ecx", ["rcx", "ecx", "cx", "cl", "ch"]),
-    ("r8d", ["r8", "r8d", "r8w", "r8b", "r8b"]),
-    ("r9d", ["r9", "r9d", "r9w", "r9b", "r9b"]),
-];
+use super::registers::{ARGUMENTS, mentions, names_of};
 
 /// Instructions whose first operand is read, not written.
 const READ_ONLY_FIRST: [&str; 5] = ["cmp", "test", "bt", "push", "call"];
@@ -33,10 +24,12 @@ const WRITE_ONLY_FIRST: [&str; 12] = [
 /// The instructions to put before `instructions`: one per argument register that the block
 /// reads before it overwrites it.
 pub fn resets(instructions: &[String]) -> Vec<String> {
+    // `mov r32, 0`: writing the 32-bit name sets the whole register.
     ARGUMENTS
         .iter()
-        .filter(|(_, names)| read_then_overwritten(instructions, names))
-        .map(|(name, _)| format!("mov {name}, 0"))
+        .map(|a| names_of(a))
+        .filter(|names| read_then_overwritten(instructions, names))
+        .map(|names| format!("mov {}, 0", names[1]))
         .collect()
 }
 
@@ -74,12 +67,6 @@ fn read_then_overwritten(instructions: &[String], names: &[&str; 5]) -> bool {
         }
     }
     false
-}
-
-/// One of the register's names appears in `text` as a word (`[rdi + 8]`, `sil`).
-fn mentions(text: &str, names: &[&str; 5]) -> bool {
-    text.split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|word| names.contains(&word))
 }
 
 /// The instruction writes the register, explicitly as its first operand or implicitly.

@@ -14,6 +14,7 @@ mod listing;
 mod mca;
 mod measured;
 mod on_core;
+mod registers;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -137,7 +138,6 @@ fn time_on_core(predictions: &[Prediction], cpu: &str) -> Vec<OnCore> {
         .collect();
     let blocks: Vec<on_core::Block> = modelled
         .iter()
-        .filter(|p| on_core::refused(&p.block).is_none())
         .map(|p| on_core::Block {
             instructions: &p.block,
             resets: p.resets,
@@ -147,29 +147,24 @@ fn time_on_core(predictions: &[Prediction], cpu: &str) -> Vec<OnCore> {
         .map(|root| root.join("target/qbb-blocks"))
         .unwrap_or_else(|_| std::env::temp_dir().join("qbb-blocks"));
     eprintln!(
-        "model: timing {} of the {} blocks of `{cpu}` on this core",
-        blocks.len(),
-        modelled.len()
+        "model: timing the {} blocks of `{cpu}` on this core",
+        blocks.len()
     );
-    let timed = match on_core::time(&dir, &blocks) {
-        Ok(timed) => timed,
+    match on_core::time(&dir, &blocks) {
+        Ok(timed) => modelled
+            .iter()
+            .zip(timed)
+            .map(|(p, cycles)| OnCore {
+                routine: p.routine,
+                backend: p.backend,
+                cycles,
+            })
+            .collect(),
         Err(why) => {
             eprintln!("model: the blocks are not timed on this core: {why:#}");
-            return Vec::new();
+            Vec::new()
         }
-    };
-    let mut timed = timed.into_iter();
-    modelled
-        .iter()
-        .map(|p| OnCore {
-            routine: p.routine,
-            backend: p.backend,
-            cycles: match on_core::refused(&p.block) {
-                Some(why) => Err(why.to_string()),
-                None => timed.next().unwrap_or_else(|| Err("not timed".to_string())),
-            },
-        })
-        .collect()
+    }
 }
 
 /// A modelled block's cycles per pass on this core, or why it has none.

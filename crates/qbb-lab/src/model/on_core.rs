@@ -25,6 +25,8 @@ use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 
+use super::registers::{ARGUMENTS, REGISTERS, mentions, names_of};
+
 /// The program that runs the blocks; `qbb model` writes `blocks.rs` and `blocks.s` beside it.
 const HARNESS: &str = include_str!("on_core/harness.rs");
 
@@ -41,9 +43,6 @@ const TABLE: u64 = 9 << 20;
 const SLOTS: u64 = 512;
 const SLOT: u64 = 64;
 
-/// The System V argument registers, in order.
-const ARGUMENTS: [&str; 6] = ["rdi", "rsi", "rdx", "rcx", "r8", "r9"];
-
 /// Processes per block; the fastest counts. Where the stack lies changes from one process to the
 /// next, and with it which of the block's addresses share their low bits with the stack's.
 const PROCESSES: usize = 3;
@@ -54,26 +53,6 @@ const CHAIN: usize = 100;
 /// A block's loop repeats it until an iteration has this many instructions, so that the loop's
 /// own counter is a small part of the work.
 const UNROLLED: usize = 64;
-
-/// The general registers by their 64-bit name, each with its other names.
-const REGISTERS: [[&str; 5]; 16] = [
-    ["rax", "eax", "ax", "al", "ah"],
-    ["rbx", "ebx", "bx", "bl", "bh"],
-    ["rcx", "ecx", "cx", "cl", "ch"],
-    ["rdx", "edx", "dx", "dl", "dh"],
-    ["rsi", "esi", "si", "sil", "sil"],
-    ["rdi", "edi", "di", "dil", "dil"],
-    ["rbp", "ebp", "bp", "bpl", "bpl"],
-    ["rsp", "esp", "sp", "spl", "spl"],
-    ["r8", "r8d", "r8w", "r8b", "r8b"],
-    ["r9", "r9d", "r9w", "r9b", "r9b"],
-    ["r10", "r10d", "r10w", "r10b", "r10b"],
-    ["r11", "r11d", "r11w", "r11b", "r11b"],
-    ["r12", "r12d", "r12w", "r12b", "r12b"],
-    ["r13", "r13d", "r13w", "r13b", "r13b"],
-    ["r14", "r14d", "r14w", "r14b", "r14b"],
-    ["r15", "r15d", "r15w", "r15b", "r15b"],
-];
 
 /// The registers the System V ABI asks a function to keep.
 const KEPT: [&str; 6] = ["rbx", "rbp", "r12", "r13", "r14", "r15"];
@@ -86,7 +65,7 @@ pub struct Block<'a> {
 }
 
 /// Why a block cannot run as llvm-mca modelled it, if it cannot.
-pub fn refused(instructions: &[String]) -> Option<&'static str> {
+fn refused(instructions: &[String]) -> Option<&'static str> {
     let mnemonics = || {
         instructions
             .iter()
@@ -101,25 +80,40 @@ pub fn refused(instructions: &[String]) -> Option<&'static str> {
     None
 }
 
-/// Each block's cycles per pass on this core, or why it has none. Builds the program under
-/// `dir` first; the blocks run one after another, one process each, so that one that faults
-/// costs only its own figure.
+/// Each block's cycles per pass on this core, or why it has none (a block with a branch or a
+/// call is not run). Builds the program of the others under `dir` first; they run one after
+/// another, one process each, so that one that faults costs only its own figure.
 pub fn time(dir: &Path, blocks: &[Block]) -> Result<Vec<Result<f64, String>>> {
     if !cfg!(target_arch = "x86_64") {
         bail!("the blocks are x86-64 code and this is not an x86-64 machine");
     }
-    let program = build(dir, blocks)?;
+    let runnable: Vec<&Block> = blocks
+        .iter()
+        .filter(|b| refused(b.instructions).is_none())
+        .collect();
+    let program = build(dir, &runnable)?;
     let fastest = |i: usize| {
         (0..PROCESSES)
             .map(|_| run(&program, i))
             .reduce(|a, b| Ok(a?.min(b?)))
             .expect("at least one process")
     };
-    Ok((1..=blocks.len()).map(fastest).collect())
+    // Block 0 of the program is the clock; the runnable blocks follow in order.
+    let mut index = 0;
+    Ok(blocks
+        .iter()
+        .map(|b| match refused(b.instructions) {
+            Some(why) => Err(why.to_string()),
+            None => {
+                index += 1;
+                fastest(index)
+            }
+        })
+        .collect())
 }
 
 /// The program's sources under `dir`, built; its path.
-fn build(dir: &Path, blocks: &[Block]) -> Result<PathBuf> {
+fn build(dir: &Path, blocks: &[&Block]) -> Result<PathBuf> {
     let src = dir.join("src");
     std::fs::create_dir_all(&src).with_context(|| format!("creating `{}`", src.display()))?;
     let chain = vec!["add rax, 1".to_string(); CHAIN];
@@ -353,20 +347,10 @@ fn pointer_arguments(instructions: &[String]) -> Vec<&'static str> {
         .collect()
 }
 
-fn names_of(name: &str) -> &'static [&'static str; 5] {
-    REGISTERS
-        .iter()
-        .find(|r| r[0] == name)
-        .expect("a general register")
-}
-
 /// Whether any of `instructions` names the 64-bit register `name` by any of its names.
 fn uses(instructions: &[String], name: &str) -> bool {
     let names = names_of(name);
-    instructions.iter().any(|line| {
-        line.split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|word| names.contains(&word))
-    })
+    instructions.iter().any(|line| mentions(line, names))
 }
 
 #[cfg(test)]
@@ -461,13 +445,15 @@ mod tests {
     }
 
     /// Builds and runs the program: a chain of four additions runs, in cycles per pass, far
-    /// below the clock's hundred; a block that reads address zero is reported, not fatal.
+    /// below the clock's hundred; a block with a branch is not run, and the block after it is
+    /// still the one timed; a block that reads address zero is reported, not fatal.
     #[test]
     fn blocks_run_in_a_program_of_their_own() {
         if !cfg!(target_arch = "x86_64") {
             return;
         }
         let chain = lines("mov esi, 0\nadd rax, rsi\nadd rax, 1\nadd rax, 1\nadd rax, 1");
+        let branch = lines("test eax, eax\nje .LBB1_2");
         let fault = lines("xor ecx, ecx\nmov rax, qword ptr [rcx]");
         let dir = crate::testing::scratch("model-on-core");
         let timed = time(
@@ -478,19 +464,27 @@ mod tests {
                     resets: 1,
                 },
                 Block {
+                    instructions: &branch,
+                    resets: 0,
+                },
+                Block {
                     instructions: &fault,
                     resets: 0,
                 },
             ],
         )
         .unwrap();
+        assert!(
+            timed[1].as_ref().unwrap_err().contains("a branch"),
+            "{timed:?}"
+        );
         let cycles = timed[0].clone().unwrap();
         assert!(
             cycles > 0.0 && cycles < 50.0,
             "{cycles} cycles for four additions"
         );
         assert!(
-            timed[1].as_ref().unwrap_err().contains("signal"),
+            timed[2].as_ref().unwrap_err().contains("signal"),
             "{timed:?}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
