@@ -2750,9 +2750,10 @@ def model_section(model, report_dir, listings):
     else:
         text = header + "No row that differs passes this check.\n"
     text += (f"\nOf the {len(results)} rows, {len(timed)} blocks ran on this core and "
-             f"{len(not_run)} did not (a branch or a call, whose loop is not the one llvm-mca "
-             "modelled, or a block that reached outside its memory); `model.json` gives each "
-             "row's `block_on_core_cycles` or `block_not_run`.\n")
+             f"{len(not_run)} did not (a call or a jump out of the function, which llvm-mca does "
+             "not follow, or a block that reached outside its memory; a branch runs straight "
+             "through); `model.json` gives each row's `block_on_core_cycles` or "
+             "`block_not_run`.\n")
     files["on-core"] = text
 
     def busiest(r):

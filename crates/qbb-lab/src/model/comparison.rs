@@ -168,7 +168,8 @@ pub fn section(c: &Comparison) -> String {
             "*Block on this core* is the block llvm-mca was given, run on this machine in the \
              loop llvm-mca assumes (`qbb model` builds and times it): beside the benchmark, it \
              shows whether the model misjudges the core on that code or the benchmark runs \
-             other code. A block with a branch or a call is not run (-).\n\n",
+             other code. A branch runs straight through, as llvm-mca reads it; a block with a call \
+             or a jump out of its function is not run (-).\n\n",
         );
     }
     let mut header = vec!["benchmark", "backend", "measured"];

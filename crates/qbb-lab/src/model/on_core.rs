@@ -16,8 +16,10 @@
 //! register starts at zero, and the memory is zeros. The constants the probe reads (`[rip +
 //! qbb_symbol]`) are zeros too, so that an index made of one stays small; a table's address it
 //! loads from the GOT (a `mov` of a quadword into a general register) is [`TABLE`], inside the
-//! mapping. A block with a branch or a call is not run: its loop would not be the one llvm-mca
-//! modelled.
+//! mapping. A branch runs straight through, as llvm-mca reads it: it jumps to the instruction
+//! that follows it, taken or not, so that every instruction of the block runs once a pass (a
+//! loop's body once, code a branch would skip too), and the branch still costs its own operation.
+//! A block with a call, or with a jump to anything but a label of its function, is not run.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -66,22 +68,28 @@ pub struct Block<'a> {
 
 /// Why a block cannot run as llvm-mca modelled it, if it cannot.
 fn refused(instructions: &[String]) -> Option<&'static str> {
-    let mnemonics = || {
-        instructions
-            .iter()
-            .filter_map(|i| i.split_whitespace().next())
-    };
-    if mnemonics().any(|m| m.starts_with('j')) {
-        return Some("a branch: the loop run would not be the one modelled");
-    }
-    if mnemonics().any(|m| m == "call") {
-        return Some("a call");
+    for line in instructions {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("call") => return Some("a call"),
+            Some(m) if m.starts_with('j') && local_jump(line).is_none() => {
+                return Some("a jump out of the function or through a register");
+            }
+            _ => {}
+        }
     }
     None
 }
 
-/// Each block's cycles per pass on this core, or why it has none (a block with a branch or a
-/// call is not run). Builds the program of the others under `dir` first; they run one after
+/// A jump to a label of the function (`jne .LBB3_2`): its mnemonic.
+fn local_jump(line: &str) -> Option<&str> {
+    let (mnemonic, target) = line.split_once(' ')?;
+    (mnemonic.starts_with('j') && target.starts_with(".L") && !target.contains(' '))
+        .then_some(mnemonic)
+}
+
+/// Each block's cycles per pass on this core, or why it has none (a block with a call or a jump
+/// out of its function is not run). Builds the program of the others under `dir` first; they run one after
 /// another, one process each, so that one that faults costs only its own figure.
 pub fn time(dir: &Path, blocks: &[Block]) -> Result<Vec<Result<f64, String>>> {
     if !cfg!(target_arch = "x86_64") {
@@ -251,7 +259,9 @@ fn function(s: &mut String, i: usize, block: &Block) {
         Some(r) => {
             let _ = writeln!(s, "    mov {r}, rdi");
         }
-        None => s.push_str("    push rdi\n"),
+        // Sixteen bytes, not eight: the block starts with the stack aligned as at a function's
+        // entry, which its aligned stores to the stack assume.
+        None => s.push_str("    sub rsp, 16\n    mov qword ptr [rsp], rdi\n"),
     }
     for [name, short, ..] in REGISTERS {
         if name == "rsp" || Some(name) == counter {
@@ -264,9 +274,20 @@ fn function(s: &mut String, i: usize, block: &Block) {
         .expect("writing to a String");
     }
     let _ = writeln!(s, ".p2align 5\n.Lqbb_pass_{i}:");
+    let mut through = 0;
     for _ in 0..copies(block) {
         for (at, line) in block.instructions.iter().enumerate() {
-            let _ = writeln!(s, "    {}", fresh(line, at < block.resets));
+            match local_jump(line) {
+                // Straight through: the branch's target is the next instruction.
+                Some(mnemonic) => {
+                    through += 1;
+                    let label = format!(".Lqbb_through_{i}_{through}");
+                    let _ = writeln!(s, "    {mnemonic} {label}\n{label}:");
+                }
+                None => {
+                    let _ = writeln!(s, "    {}", fresh(line, at < block.resets));
+                }
+            }
         }
         for r in pointers.iter().filter(|r| !reset(r)) {
             let at = region(r).expect("an argument register");
@@ -281,7 +302,7 @@ fn function(s: &mut String, i: usize, block: &Block) {
     }
     let _ = writeln!(s, "    jne .Lqbb_pass_{i}");
     if counter.is_none() {
-        s.push_str("    add rsp, 8\n");
+        s.push_str("    add rsp, 16\n");
     }
     for r in KEPT.iter().rev() {
         let _ = writeln!(s, "    pop {r}");
@@ -362,13 +383,30 @@ mod tests {
     }
 
     #[test]
-    fn branches_and_calls_are_not_run() {
-        assert!(refused(&lines("add rax, 1\njne .LBB3_2")).is_some());
+    fn calls_and_jumps_out_are_not_run() {
         assert!(refused(&lines("call qbb_function")).is_some());
+        assert!(refused(&lines("jmp rax")).is_some());
+        assert!(refused(&lines("jmp qbb_function")).is_some());
+        assert_eq!(refused(&lines("add rax, 1\njne .LBB3_2")), None);
         assert_eq!(
             refused(&lines("mov rax, qword ptr [rdi]\nadd rax, 1")),
             None
         );
+    }
+
+    #[test]
+    fn a_branch_runs_straight_through() {
+        let block = lines("test eax, eax\nje .LBB1_2\nadd eax, 1\njmp .LBB1_0");
+        let s = function_of(&block, 0);
+        assert!(
+            s.contains("    je .Lqbb_through_3_1\n.Lqbb_through_3_1:\n    add eax, 1\n"),
+            "{s}"
+        );
+        assert!(
+            s.contains("    jmp .Lqbb_through_3_2\n.Lqbb_through_3_2:\n"),
+            "{s}"
+        );
+        assert!(!s.contains(".LBB1"), "no jump leaves the pass: {s}");
     }
 
     fn function_of(block: &[String], resets: usize) -> String {
@@ -439,21 +477,32 @@ mod tests {
         let mut s = String::new();
         function(&mut s, 0, &b);
         assert!(
-            s.contains("push rdi") && s.contains("dec qword ptr [rsp]"),
+            s.contains("sub rsp, 16\n    mov qword ptr [rsp], rdi")
+                && s.contains("dec qword ptr [rsp]")
+                && s.contains("add rsp, 16"),
             "{s}"
         );
     }
 
     /// Builds and runs the program: a chain of four additions runs, in cycles per pass, far
-    /// below the clock's hundred; a block with a branch is not run, and the block after it is
-    /// still the one timed; a block that reads address zero is reported, not fatal.
+    /// below the clock's hundred; a block with a call is not run, and the block after it is
+    /// still the one timed; a block that reads address zero is reported, not fatal; a loop's
+    /// block runs once through; a block that leaves no register for the counter finds the
+    /// stack aligned as at a function's entry.
     #[test]
     fn blocks_run_in_a_program_of_their_own() {
         if !cfg!(target_arch = "x86_64") {
             return;
         }
         let chain = lines("mov esi, 0\nadd rax, rsi\nadd rax, 1\nadd rax, 1\nadd rax, 1");
-        let branch = lines("test eax, eax\nje .LBB1_2");
+        let call = lines("mov edi, 0\ncall qbb_function");
+        let looped = lines("add rax, 1\ncmp rax, rsi\njne .LBB1_2");
+        let mut crowded: Vec<String> = REGISTERS
+            .iter()
+            .filter(|r| r[0] != "rsp")
+            .map(|r| format!("xor {}, {}", r[1], r[1]))
+            .collect();
+        crowded.push("movaps xmmword ptr [rsp - 24], xmm0".to_string());
         let fault = lines("xor ecx, ecx\nmov rax, qword ptr [rcx]");
         let dir = crate::testing::scratch("model-on-core");
         let timed = time(
@@ -464,18 +513,26 @@ mod tests {
                     resets: 1,
                 },
                 Block {
-                    instructions: &branch,
-                    resets: 0,
+                    instructions: &call,
+                    resets: 1,
                 },
                 Block {
                     instructions: &fault,
+                    resets: 0,
+                },
+                Block {
+                    instructions: &looped,
+                    resets: 0,
+                },
+                Block {
+                    instructions: &crowded,
                     resets: 0,
                 },
             ],
         )
         .unwrap();
         assert!(
-            timed[1].as_ref().unwrap_err().contains("a branch"),
+            timed[1].as_ref().unwrap_err().contains("a call"),
             "{timed:?}"
         );
         let cycles = timed[0].clone().unwrap();
@@ -487,6 +544,12 @@ mod tests {
             timed[2].as_ref().unwrap_err().contains("signal"),
             "{timed:?}"
         );
+        let looped = timed[3].clone().unwrap();
+        assert!(
+            looped > 0.0 && looped < 50.0,
+            "{looped} cycles for one pass"
+        );
+        assert!(timed[4].is_ok(), "{timed:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
