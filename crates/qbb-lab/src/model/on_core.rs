@@ -175,7 +175,7 @@ fn run(program: &Path, index: usize) -> Result<f64, String> {
         let stderr = String::from_utf8_lossy(&out.stderr);
         return Err(match out.status.code() {
             Some(code) => format!("exited with {code}: {}", stderr.trim()),
-            None => "stopped by a signal: the block reached outside its memory".to_string(),
+            None => stopped(&out.status),
         });
     }
     let text = String::from_utf8_lossy(&out.stdout);
@@ -184,6 +184,26 @@ fn run(program: &Path, index: usize) -> Result<f64, String> {
         .ok()
         .filter(|c| c.is_finite() && *c > 0.0)
         .ok_or_else(|| format!("printed `{}`, not cycles", text.trim()))
+}
+
+/// What the signal that stopped a block's process says of the block.
+fn stopped(status: &std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    let signal = std::os::unix::process::ExitStatusExt::signal(status);
+    #[cfg(not(unix))]
+    let signal: Option<i32> = None;
+    // Linux's numbers: SIGSEGV, SIGBUS, SIGFPE, SIGILL.
+    let why = match signal {
+        Some(11) => "the block reached outside its memory",
+        Some(7) => "the block reached memory that cannot be read",
+        Some(8) => "the block divided by zero",
+        Some(4) => "the block has an instruction this CPU does not run",
+        _ => "the block did not finish",
+    };
+    match signal {
+        Some(n) => format!("stopped by signal {n}: {why}"),
+        None => format!("stopped: {why}"),
+    }
 }
 
 /// `blocks.rs`: the mapping's constants and a table of the blocks' functions.
@@ -488,7 +508,7 @@ mod tests {
     /// below the clock's hundred; a block with a call is not run, and the block after it is
     /// still the one timed; a block that reads address zero is reported, not fatal; a loop's
     /// block runs once through; a block that leaves no register for the counter finds the
-    /// stack aligned as at a function's entry.
+    /// stack aligned as at a function's entry; one that divides by zero says so.
     #[test]
     fn blocks_run_in_a_program_of_their_own() {
         if !cfg!(target_arch = "x86_64") {
@@ -504,6 +524,7 @@ mod tests {
             .collect();
         crowded.push("movaps xmmword ptr [rsp - 24], xmm0".to_string());
         let fault = lines("xor ecx, ecx\nmov rax, qword ptr [rcx]");
+        let divide = lines("xor ecx, ecx\nmov eax, 1\nxor edx, edx\ndiv rcx");
         let dir = crate::testing::scratch("model-on-core");
         let timed = time(
             &dir,
@@ -528,6 +549,10 @@ mod tests {
                     instructions: &crowded,
                     resets: 0,
                 },
+                Block {
+                    instructions: &divide,
+                    resets: 0,
+                },
             ],
         )
         .unwrap();
@@ -541,7 +566,10 @@ mod tests {
             "{cycles} cycles for four additions"
         );
         assert!(
-            timed[2].as_ref().unwrap_err().contains("signal"),
+            timed[2]
+                .as_ref()
+                .unwrap_err()
+                .contains("outside its memory"),
             "{timed:?}"
         );
         let looped = timed[3].clone().unwrap();
@@ -550,6 +578,10 @@ mod tests {
             "{looped} cycles for one pass"
         );
         assert!(timed[4].is_ok(), "{timed:?}");
+        assert!(
+            timed[5].as_ref().unwrap_err().contains("divided by zero"),
+            "{timed:?}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
