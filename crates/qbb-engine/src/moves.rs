@@ -236,6 +236,19 @@ impl MoveList {
     pub fn contains(&self, mv: Move) -> bool {
         self.as_slice().contains(&mv)
     }
+
+    /// Keeps the moves for which `keep` holds, in their order.
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let mv = self.moves[i];
+            if keep(mv) {
+                self.moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
 }
 
 /// Writes moves into a [`MoveList`]'s slots; see [`MoveList::fill`].

@@ -39,6 +39,9 @@ pub struct SearchJob {
     /// repetitions.
     pub history: Vec<u64>,
     pub limits: Limits,
+    /// The root moves to search (`go searchmoves`); empty: every legal move. A move that is not
+    /// legal at the root is left out, and when none is, every legal move is searched.
+    pub root_moves: Vec<Move>,
     pub move_overhead: Duration,
     /// Write castling as king-takes-rook.
     pub chess960: bool,
@@ -56,6 +59,7 @@ impl SearchJob {
             position,
             history: Vec::new(),
             limits,
+            root_moves: Vec::new(),
             move_overhead: Duration::ZERO,
             chess960: false,
             started: Instant::now(),
@@ -111,6 +115,8 @@ pub struct Searcher {
     pv_len: [usize; MAX_PLY + 1],
     /// The hashes of the game and of the path from the root to the current node.
     path: Vec<u64>,
+    /// The root moves this search may play (empty: all of them).
+    root_moves: Vec<Move>,
     nodes: u64,
     seldepth: usize,
     stop: Arc<AtomicBool>,
@@ -141,6 +147,7 @@ impl Searcher {
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
+            root_moves: Vec::new(),
             nodes: 0,
             seldepth: 0,
             stop: Arc::new(AtomicBool::new(false)),
@@ -212,6 +219,12 @@ impl Searcher {
 
         let mut root_moves = MoveList::new();
         root.generate_moves_by(backend, attacks, &mut root_moves);
+        self.root_moves.clear();
+        self.root_moves
+            .extend(job.root_moves.iter().filter(|&&m| root_moves.contains(m)));
+        if !self.root_moves.is_empty() {
+            root_moves.retain(|m| self.root_moves.contains(&m));
+        }
         let chess960 = job.chess960 || root.is_chess960();
         let mut result = SearchResult {
             best_move: None,
@@ -477,6 +490,9 @@ impl Searcher {
 
         let picker = &mut self.pickers[ply];
         pos.generate_moves_by(backend, attacks, picker.list());
+        if is_root && !self.root_moves.is_empty() {
+            picker.list().retain(|m| self.root_moves.contains(&m));
+        }
         if picker.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }

@@ -19,7 +19,7 @@ use crate::score::UciScore;
 use crate::search::{Report, SearchJob, SearchResult, Searcher};
 use crate::time::Limits;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
-use crate::{Attacks, MoveList, Position, divide_with_progress, nnue};
+use crate::{Attacks, Move, MoveList, Position, divide_with_progress, nnue};
 
 /// Where the engine's lines go: standard output, or a buffer in tests. Called from both threads;
 /// each call writes one whole line.
@@ -398,14 +398,42 @@ impl Uci {
             return;
         }
         match parse_go(args) {
-            Ok((limits, notes)) => {
-                for note in notes {
-                    self.explain(&note);
+            Ok(go) => {
+                for note in &go.notes {
+                    self.explain(note);
                 }
-                self.start(Work::Search(limits));
+                let root_moves = self.root_moves(&go.searchmoves);
+                self.start(Work::Search(go.limits, root_moves));
             }
             Err(why) => self.explain(&format!("go ignored: {why}")),
         }
+    }
+
+    /// The legal moves of `searchmoves` in the current position; each other one is named and
+    /// left out.
+    fn root_moves(&self, searchmoves: &[String]) -> Vec<Move> {
+        let position = self.position;
+        let parsed = qbb::with_backend!(self.backend, |b| {
+            searchmoves
+                .iter()
+                .map(|text| position.parse_uci_move(b, text))
+                .collect::<Vec<_>>()
+        });
+        let Ok(parsed) = parsed else {
+            self.explain("searchmoves: the backend is not available: searching every move");
+            return Vec::new();
+        };
+        let mut moves = Vec::new();
+        for result in parsed {
+            match result {
+                Ok(mv) => moves.push(mv),
+                Err(e) => self.explain(&format!("searchmoves: {e}: left out")),
+            }
+        }
+        if moves.is_empty() && !searchmoves.is_empty() {
+            self.explain("searchmoves: no legal move in the list: searching every move");
+        }
+        moves
     }
 
     fn start(&mut self, work: Work) {
@@ -414,6 +442,7 @@ impl Uci {
             position: self.position,
             history: self.history.clone(),
             limits: Limits::default(),
+            root_moves: Vec::new(),
             move_overhead: self.move_overhead,
             chess960: self.chess960,
             started: Instant::now(),
@@ -430,8 +459,12 @@ impl Uci {
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 let answer = match work {
-                    Work::Search(limits) => {
-                        let job = SearchJob { limits, ..job };
+                    Work::Search(limits, root_moves) => {
+                        let job = SearchJob {
+                            limits,
+                            root_moves,
+                            ..job
+                        };
                         search(backend, attacks, &searcher, job, &out)
                     }
                     Work::Perft(depth) => perft_lines(backend, attacks, &job.position, depth, &out),
@@ -486,7 +519,8 @@ impl Uci {
 
 /// What the search thread does.
 enum Work {
-    Search(Limits),
+    /// A search within the limits, of the root moves given (empty: all).
+    Search(Limits, Vec<Move>),
     Perft(u32),
 }
 
@@ -603,11 +637,21 @@ fn combo_vars(names: impl IntoIterator<Item = &'static str>) -> String {
         .collect()
 }
 
-/// Parses the arguments of `go` (all but perft): the limits, and notes on what was skipped.
-fn parse_go(args: &[&str]) -> Result<(Limits, Vec<String>), String> {
-    let mut limits = Limits::default();
-    let mut notes = Vec::new();
-    let mut tokens = args.iter().copied();
+/// The arguments of `go` (all but perft).
+#[derive(Debug, Default)]
+struct Go {
+    limits: Limits,
+    /// The moves after `searchmoves`, as written.
+    searchmoves: Vec<String>,
+    /// What was skipped, and why.
+    notes: Vec<String>,
+}
+
+/// Parses the arguments of `go` (all but perft).
+fn parse_go(args: &[&str]) -> Result<Go, String> {
+    let mut go = Go::default();
+    let (limits, notes) = (&mut go.limits, &mut go.notes);
+    let mut tokens = args.iter().copied().peekable();
     fn number<T: std::str::FromStr>(name: &str, value: Option<&str>) -> Result<T, String> {
         let value = value.ok_or_else(|| format!("`{name}` needs a value"))?;
         value
@@ -639,17 +683,10 @@ fn parse_go(args: &[&str]) -> Result<(Limits, Vec<String>), String> {
                 notes.push("pondering is not supported: searching until ponderhit or stop".into());
             }
             "searchmoves" => {
-                notes.push("searchmoves is not supported: searching every move".into());
-                // Skip the move list up to the next keyword.
-                let rest: Vec<&str> = tokens.by_ref().collect();
-                let resume = rest
-                    .iter()
-                    .position(|t| is_go_keyword(t))
-                    .unwrap_or(rest.len());
-                return parse_go(&rest[resume..]).map(|(l, mut n)| {
-                    notes.append(&mut n);
-                    (merge(limits, l), notes)
-                });
+                // The moves run up to the next keyword.
+                while let Some(mv) = tokens.next_if(|t| !is_go_keyword(t)) {
+                    go.searchmoves.push(mv.to_string());
+                }
             }
             other => notes.push(format!(
                 "unknown go parameter `{}` skipped",
@@ -657,7 +694,7 @@ fn parse_go(args: &[&str]) -> Result<(Limits, Vec<String>), String> {
             )),
         }
     }
-    Ok((limits, notes))
+    Ok(go)
 }
 
 fn is_go_keyword(token: &str) -> bool {
@@ -675,22 +712,6 @@ fn is_go_keyword(token: &str) -> bool {
             | "infinite"
             | "ponder"
     )
-}
-
-/// The limits of `a` completed by those `b` sets.
-fn merge(a: Limits, b: Limits) -> Limits {
-    Limits {
-        depth: b.depth.or(a.depth),
-        nodes: b.nodes.or(a.nodes),
-        movetime: b.movetime.or(a.movetime),
-        time: [b.time[0].or(a.time[0]), b.time[1].or(a.time[1])],
-        increment: [
-            a.increment[0].max(b.increment[0]),
-            a.increment[1].max(b.increment[1]),
-        ],
-        movestogo: b.movestogo.or(a.movestogo),
-        infinite: a.infinite || b.infinite,
-    }
 }
 
 /// A line of input as it may be quoted back: control characters replaced, length bounded.
@@ -1060,7 +1081,7 @@ mod tests {
 
     #[test]
     fn go_parameters_parse() {
-        let (limits, notes) = parse_go(&[
+        let go = parse_go(&[
             "wtime",
             "60000",
             "btime",
@@ -1073,17 +1094,45 @@ mod tests {
             "12",
         ])
         .unwrap();
-        assert_eq!(limits.time, [Some(60_000), Some(0)]);
-        assert_eq!(limits.increment, [500, 500]);
-        assert_eq!(limits.movestogo, Some(12));
-        assert!(notes.is_empty());
-        let (limits, notes) =
-            parse_go(&["searchmoves", "e2e4", "d2d4", "depth", "7", "whatever"]).unwrap();
-        assert_eq!(limits.depth, Some(7));
-        assert_eq!(notes.len(), 2);
-        assert_eq!(parse_go(&["mate", "2"]).unwrap().0.depth, Some(3));
+        assert_eq!(go.limits.time, [Some(60_000), Some(0)]);
+        assert_eq!(go.limits.increment, [500, 500]);
+        assert_eq!(go.limits.movestogo, Some(12));
+        assert!(go.notes.is_empty() && go.searchmoves.is_empty());
+        let go = parse_go(&["searchmoves", "e2e4", "d2d4", "depth", "7", "whatever"]).unwrap();
+        assert_eq!(go.searchmoves, ["e2e4", "d2d4"]);
+        assert_eq!(go.limits.depth, Some(7));
+        assert_eq!(go.notes.len(), 1, "{:?}", go.notes);
+        assert_eq!(parse_go(&["mate", "2"]).unwrap().limits.depth, Some(3));
         assert!(parse_go(&["nodes", "1e6"]).is_err());
         assert!(parse_go(&["movetime"]).is_err());
+    }
+
+    #[test]
+    fn searchmoves_limits_the_root() {
+        let mut s = Session::new();
+        let answer = s.talk(&["position startpos", "go depth 4 searchmoves a2a3 h2h3"]);
+        let best = bestmove(&answer).split_whitespace().next().unwrap();
+        assert!(["a2a3", "h2h3"].contains(&best), "{answer:?}");
+        // An illegal move is named and left out; the legal ones are still the only choice.
+        let answer = s.talk(&["go depth 3 searchmoves e2e5 b1a3"]);
+        assert!(answer.iter().any(|l| l.contains("e2e5")), "{answer:?}");
+        assert!(bestmove(&answer).starts_with("b1a3"), "{answer:?}");
+        // With no legal move in the list, every move is searched.
+        let answer = s.talk(&["go depth 3 searchmoves e2e5"]);
+        assert!(
+            answer
+                .iter()
+                .any(|l| l.contains("no legal move in the list")),
+            "{answer:?}"
+        );
+        assert!(!bestmove(&answer).starts_with("(none)"), "{answer:?}");
+        // The list holds for one search only: a queen left to be taken is taken by the next.
+        let hanging = "position fen 4k3/8/8/8/8/8/3q4/3QK3 w - - 0 1";
+        let answer = s.talk(&[hanging, "go depth 3 searchmoves e1f1"]);
+        assert!(bestmove(&answer).starts_with("e1f1"), "{answer:?}");
+        let answer = s.talk(&["go depth 3"]);
+        let best = bestmove(&answer).split_whitespace().next().unwrap();
+        assert!(best.ends_with("d2"), "{answer:?}");
     }
 
     #[test]

@@ -116,6 +116,15 @@ class Protocol(unittest.TestCase):
                 self.assertTrue(board.is_checkmate(), f"{name}: {result.move}")
                 self.assertEqual(result.info["score"].relative, chess.engine.Mate(1))
 
+    def test_searchmoves_limits_the_answer(self):
+        # The mate is not among the moves allowed: the answer is one of them.
+        fen, mate = MATE_IN_ONE["back rank"]
+        allowed = [chess.Move.from_uci(m) for m in ("g1f1", "g1h1", "a1b1")]
+        board = chess.Board(fen)
+        result = self.engine.play(board, chess.engine.Limit(depth=4), root_moves=allowed)
+        self.assertIn(result.move, allowed)
+        self.assertNotEqual(result.move.uci(), mate)
+
     def test_a_short_self_play_game(self):
         board = chess.Board()
         self.engine.configure({"Hash": 16})
