@@ -19,7 +19,7 @@ use crate::score::UciScore;
 use crate::search::{Report, SearchJob, SearchResult, Searcher};
 use crate::time::Limits;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
-use crate::{Attacks, Move, MoveList, Position, divide_with_progress, nnue};
+use crate::{Attacks, Move, MoveError, MoveList, Position, divide_with_progress, nnue};
 
 /// Where the engine's lines go: standard output, or a buffer in tests. Called from both threads;
 /// each call writes one whole line.
@@ -424,11 +424,19 @@ impl Uci {
             return Vec::new();
         };
         let mut moves = Vec::new();
-        for result in parsed {
-            match result {
-                Ok(mv) => moves.push(mv),
-                Err(e) => self.explain(&format!("searchmoves: {e}: left out")),
-            }
+        for (text, result) in searchmoves.iter().zip(parsed) {
+            let why = match result {
+                Ok(mv) => {
+                    moves.push(mv);
+                    continue;
+                }
+                Err(MoveError::Syntax(_)) => "not a move in UCI notation",
+                Err(MoveError::Illegal(_)) => "not a legal move here",
+            };
+            self.explain(&format!(
+                "searchmoves: `{}` left out: {why}",
+                printable(text)
+            ));
         }
         if moves.is_empty() && !searchmoves.is_empty() {
             self.explain("searchmoves: no legal move in the list: searching every move");

@@ -69,8 +69,7 @@ pub struct Block<'a> {
 /// Why a block cannot run as llvm-mca modelled it, if it cannot.
 fn refused(instructions: &[String]) -> Option<&'static str> {
     for line in instructions {
-        let mut words = line.split_whitespace();
-        match words.next() {
+        match line.split_whitespace().next() {
             Some("call") => return Some("a call"),
             Some(m) if m.starts_with('j') && local_jump(line).is_none() => {
                 return Some("a jump out of the function or through a register");
@@ -89,8 +88,8 @@ fn local_jump(line: &str) -> Option<&str> {
 }
 
 /// Each block's cycles per pass on this core, or why it has none (a block with a call or a jump
-/// out of its function is not run). Builds the program of the others under `dir` first; they run one after
-/// another, one process each, so that one that faults costs only its own figure.
+/// out of its function is not run). Builds the program of the others under `dir` first; they
+/// run one after another, one process each, so that one that faults costs only its own figure.
 pub fn time(dir: &Path, blocks: &[Block]) -> Result<Vec<Result<f64, String>>> {
     if !cfg!(target_arch = "x86_64") {
         bail!("the blocks are x86-64 code and this is not an x86-64 machine");
