@@ -49,6 +49,8 @@ pub struct SearchJob {
     pub started: Instant,
     /// Set by `stop` (or `quit`): the search returns as soon as it sees it.
     pub stop: Arc<AtomicBool>,
+    /// Set by `ponderhit`: the position of a ponder search was reached, its clock starts.
+    pub ponderhit: Arc<AtomicBool>,
 }
 
 impl SearchJob {
@@ -64,6 +66,7 @@ impl SearchJob {
             chess960: false,
             started: Instant::now(),
             stop: Arc::new(AtomicBool::new(false)),
+            ponderhit: Arc::new(AtomicBool::new(false)),
         }
     }
 }
@@ -120,7 +123,13 @@ pub struct Searcher {
     nodes: u64,
     seldepth: usize,
     stop: Arc<AtomicBool>,
+    /// The time this search may take, and when it runs out: no new iteration after the soft
+    /// deadline, no node after the hard one (none while pondering).
+    budget: TimeBudget,
+    soft_deadline: Option<Instant>,
     deadline: Option<Instant>,
+    pondering: bool,
+    ponderhit: Arc<AtomicBool>,
     node_limit: u64,
     aborted: bool,
 }
@@ -151,7 +160,11 @@ impl Searcher {
             nodes: 0,
             seldepth: 0,
             stop: Arc::new(AtomicBool::new(false)),
+            budget: TimeBudget::UNLIMITED,
+            soft_deadline: None,
             deadline: None,
+            pondering: false,
+            ponderhit: Arc::new(AtomicBool::new(false)),
             node_limit: u64::MAX,
             aborted: false,
         })
@@ -204,9 +217,14 @@ impl Searcher {
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
         let root = &job.position;
-        let budget = TimeBudget::new(&job.limits, root.side_to_move(), job.move_overhead);
-        let soft_deadline = budget.soft.map(|d| job.started + d);
-        self.deadline = budget.hard.map(|d| job.started + d);
+        self.budget = TimeBudget::new(&job.limits, root.side_to_move(), job.move_overhead);
+        self.pondering = job.limits.ponder;
+        self.ponderhit = Arc::clone(&job.ponderhit);
+        if self.pondering {
+            (self.soft_deadline, self.deadline) = (None, None);
+        } else {
+            self.start_clock(job.started);
+        }
         self.node_limit = job.limits.nodes.unwrap_or(u64::MAX).max(1);
         self.stop = Arc::clone(&job.stop);
         self.nodes = 0;
@@ -272,7 +290,8 @@ impl Searcher {
                 hashfull: self.tt.hashfull(),
                 pv,
             });
-            let past_soft = soft_deadline.is_some_and(|d| Instant::now() >= d);
+            self.poll_ponderhit();
+            let past_soft = self.soft_deadline.is_some_and(|d| Instant::now() >= d);
             let mate_settled = is_mate(score)
                 && job.limits.depth.is_none()
                 && depth as i32 > 2 * (score::MATE - score.abs()) + 2;
@@ -287,11 +306,31 @@ impl Searcher {
         }
         result.nodes = self.nodes;
 
-        // `go infinite` (and `go ponder`) answer only after `stop`, however early the search ends.
-        while job.limits.infinite && !job.stop.load(Ordering::Relaxed) {
+        // `go infinite` answers only after `stop`, `go ponder` after `stop` or `ponderhit`,
+        // however early the search ends.
+        loop {
+            self.poll_ponderhit();
+            if !(job.limits.infinite || self.pondering) || job.stop.load(Ordering::Relaxed) {
+                break;
+            }
             std::thread::sleep(Duration::from_millis(1));
         }
         result
+    }
+
+    /// Starts the search's clock at `from`.
+    fn start_clock(&mut self, from: Instant) {
+        self.soft_deadline = self.budget.soft.map(|d| from + d);
+        self.deadline = self.budget.hard.map(|d| from + d);
+    }
+
+    /// A ponder search whose position was reached (`ponderhit`) goes on as a search on the
+    /// clock, which starts now.
+    fn poll_ponderhit(&mut self) {
+        if self.pondering && self.ponderhit.load(Ordering::Relaxed) {
+            self.pondering = false;
+            self.start_clock(Instant::now());
+        }
     }
 
     /// One iteration with a window around the previous score, widened until the score falls
@@ -339,6 +378,7 @@ impl Searcher {
         if self.nodes >= self.node_limit {
             self.aborted = true;
         } else if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            self.poll_ponderhit();
             self.aborted = self.stop.load(Ordering::Relaxed)
                 || self.deadline.is_some_and(|d| Instant::now() >= d);
         }

@@ -20,8 +20,12 @@ pub struct Limits {
     /// Increment per move, indexed by colour (`winc`, `binc`).
     pub increment: [u64; 2],
     pub movestogo: Option<u32>,
-    /// Search until `stop` (also `go ponder`, which this engine treats the same way).
+    /// Search until `stop`.
     pub infinite: bool,
+    /// `go ponder`: search the position the opponent is expected to reach, with no deadline
+    /// until `ponderhit` says it was reached; from then on the clock limits apply, counted from
+    /// that moment. No answer comes before `ponderhit` or `stop`.
+    pub ponder: bool,
 }
 
 /// The deadlines of one search, measured from its start.

@@ -84,6 +84,8 @@ impl std::fmt::Debug for Uci {
 
 struct RunningSearch {
     stop: Arc<AtomicBool>,
+    /// Told by `ponderhit` that the position pondered on was reached.
+    ponderhit: Arc<AtomicBool>,
     /// Set by the search thread just before it writes `bestmove`, once it has let go of the
     /// searcher: from then on the GUI may send the next `position` and `go`, and they must be
     /// served, even if the thread has not quite ended yet.
@@ -163,7 +165,8 @@ impl Uci {
             "ucinewgame" => self.new_game(),
             "position" => self.set_position(args),
             "go" => self.go(args),
-            "stop" | "ponderhit" => self.stop_search(),
+            "stop" => self.stop_search(),
+            "ponderhit" => self.ponder_hit(),
             "quit" => {
                 self.stop_search();
                 return Flow::Quit;
@@ -188,6 +191,7 @@ impl Uci {
         self.say(&format!(
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
+        self.say("option name Ponder type check default false");
         self.say("option name UCI_Chess960 type check default false");
         self.say("option name Use NNUE type check default true");
         self.say(&format!(
@@ -256,6 +260,15 @@ impl Uci {
                     printable(v)
                 )),
             },
+            // The GUI says whether it will send `go ponder`: nothing to prepare.
+            ("ponder", Some(v)) => {
+                if !matches!(v.to_ascii_lowercase().as_str(), "true" | "false") {
+                    self.explain(&format!(
+                        "Ponder `{}` ignored: expected true or false",
+                        printable(v)
+                    ));
+                }
+            }
             ("uci_chess960", Some(v)) => match v.to_ascii_lowercase().as_str() {
                 "true" => self.chess960 = true,
                 "false" => self.chess960 = false,
@@ -281,8 +294,8 @@ impl Uci {
             },
             ("evalfile", Some(v)) => self.set_eval_file(v),
             (
-                "hash" | "threads" | "backend" | "move overhead" | "uci_chess960" | "attacks"
-                | "use nnue" | "evalfile",
+                "hash" | "threads" | "backend" | "move overhead" | "ponder" | "uci_chess960"
+                | "attacks" | "use nnue" | "evalfile",
                 None,
             ) => {
                 self.explain(&format!("option `{name}` ignored: it needs a value"));
@@ -446,6 +459,7 @@ impl Uci {
 
     fn start(&mut self, work: Work) {
         let stop = Arc::new(AtomicBool::new(false));
+        let ponderhit = Arc::new(AtomicBool::new(false));
         let job = SearchJob {
             position: self.position,
             history: self.history.clone(),
@@ -455,6 +469,7 @@ impl Uci {
             chess960: self.chess960,
             started: Instant::now(),
             stop: Arc::clone(&stop),
+            ponderhit: Arc::clone(&ponderhit),
         };
         let searcher = Arc::clone(&self.searcher);
         let out = Arc::clone(&self.out);
@@ -484,11 +499,20 @@ impl Uci {
             Ok(handle) => {
                 self.running = Some(RunningSearch {
                     stop,
+                    ponderhit,
                     answered,
                     handle,
                 })
             }
             Err(e) => self.explain(&format!("cannot start the search thread: {e}")),
+        }
+    }
+
+    /// The move pondered on was played: a ponder search goes on, now on the clock (any other
+    /// search takes no notice).
+    fn ponder_hit(&self) {
+        if let Some(running) = &self.running {
+            running.ponderhit.store(true, Ordering::Relaxed);
         }
     }
 
@@ -686,10 +710,7 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
                 limits.depth = Some(moves.saturating_mul(2).saturating_sub(1).max(1));
             }
             "infinite" => limits.infinite = true,
-            "ponder" => {
-                limits.infinite = true;
-                notes.push("pondering is not supported: searching until ponderhit or stop".into());
-            }
+            "ponder" => limits.ponder = true,
             "searchmoves" => {
                 // The moves run up to the next keyword.
                 while let Some(mv) = tokens.next_if(|t| !is_go_keyword(t)) {
@@ -860,6 +881,7 @@ mod tests {
             "Threads",
             "Backend",
             "Move Overhead",
+            "Ponder",
             "UCI_Chess960",
             "Attacks",
             "Use NNUE",
@@ -1141,6 +1163,50 @@ mod tests {
         let answer = s.talk(&["go depth 3"]);
         let best = bestmove(&answer).split_whitespace().next().unwrap();
         assert!(best.ends_with("d2"), "{answer:?}");
+    }
+
+    /// Whether the engine has answered `bestmove` since the last look at its output.
+    fn answered(s: &Session) -> bool {
+        s.lines
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|l| l.starts_with("bestmove"))
+    }
+
+    #[test]
+    fn a_ponder_search_answers_after_ponderhit_on_its_clock() {
+        let mut s = Session::new();
+        // Finished long before: the answer waits for ponderhit, then comes at once.
+        s.uci.handle("position startpos moves e2e4");
+        s.uci.handle("go ponder depth 2");
+        thread::sleep(Duration::from_millis(300));
+        assert!(!answered(&s), "no answer while pondering: {:?}", s.said());
+        let answer = s.talk(&["ponderhit"]);
+        assert!(!bestmove(&answer).starts_with("(none)"), "{answer:?}");
+        // No depth: pondering goes on past any clock, which starts at ponderhit (a second of
+        // three left for the move at most), and the search then answers by itself.
+        s.uci.handle("go ponder wtime 3000 btime 3000");
+        thread::sleep(Duration::from_millis(1500));
+        assert!(
+            !answered(&s),
+            "the clock waits for ponderhit: {:?}",
+            s.said()
+        );
+        s.uci.handle("ponderhit");
+        let asked = Instant::now();
+        while !answered(&s) && asked.elapsed() < Duration::from_secs(30) {
+            thread::sleep(Duration::from_millis(5));
+        }
+        assert!(answered(&s), "no answer on the clock after ponderhit");
+        s.uci.wait_for_search();
+        s.said();
+        // `ponderhit` is no `stop`: a search on the clock takes no notice of one.
+        let answer = s.talk(&["go depth 9", "ponderhit"]);
+        assert!(
+            answer.iter().any(|l| l.starts_with("info depth 9")),
+            "{answer:?}"
+        );
     }
 
     #[test]

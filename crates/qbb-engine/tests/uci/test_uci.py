@@ -137,6 +137,23 @@ class Protocol(unittest.TestCase):
             board.push(result.move)
         self.assertGreaterEqual(board.ply(), 20)
 
+    def test_pondering_through_a_game(self):
+        # python-chess ponders on the expected reply after each answer, and on the next move
+        # sends ponderhit when the reply came (the engine then answers on its clock) or stop.
+        board = chess.Board()
+        clock = chess.engine.Limit(white_clock=2, black_clock=2, white_inc=0.05, black_inc=0.05)
+        while not board.is_game_over() and board.ply() < 16:
+            result = self.engine.play(board, clock, ponder=True)
+            self.assertIn(result.move, board.legal_moves)
+            board.push(result.move)
+            if result.ponder is not None and board.ply() % 4 != 1:
+                # Mostly the reply pondered on (a ponderhit), sometimes another (a stop).
+                self.assertIn(result.ponder, board.legal_moves)
+                board.push(result.ponder)
+            else:
+                board.push(next(iter(board.legal_moves)))
+        self.assertGreaterEqual(board.ply(), 10)
+
     def test_clock_searches_answer_a_legal_move_even_with_little_time(self):
         board = chess.Board(POSITIONS["kiwipete"])
         result = self.engine.play(board, chess.engine.Limit(white_clock=0.05, black_clock=0.05))
