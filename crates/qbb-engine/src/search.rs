@@ -76,6 +76,8 @@ impl SearchJob {
 pub struct Report {
     pub depth: u32,
     pub seldepth: u32,
+    /// Which of several lines this is, best first (`None` when one line is searched).
+    pub multipv: Option<usize>,
     pub score: Score,
     pub nodes: u64,
     pub elapsed: Duration,
@@ -83,6 +85,13 @@ pub struct Report {
     pub hashfull: u32,
     /// The principal variation in UCI notation.
     pub pv: Vec<String>,
+}
+
+/// One line of a search's root: its score, its moves and how deep it reached.
+struct Line {
+    score: Score,
+    moves: Vec<Move>,
+    seldepth: u32,
 }
 
 /// The outcome of a search.
@@ -120,6 +129,10 @@ pub struct Searcher {
     path: Vec<u64>,
     /// The root moves this search may play (empty: all of them).
     root_moves: Vec<Move>,
+    /// How many lines to search (the MultiPV option), and the root moves that begin the lines
+    /// already found at the current depth, which the next line leaves out.
+    multi_pv: usize,
+    excluded: Vec<Move>,
     nodes: u64,
     seldepth: usize,
     stop: Arc<AtomicBool>,
@@ -157,6 +170,8 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
             root_moves: Vec::new(),
+            multi_pv: 1,
+            excluded: Vec::new(),
             nodes: 0,
             seldepth: 0,
             stop: Arc::new(AtomicBool::new(false)),
@@ -177,6 +192,12 @@ impl Searcher {
 
     pub fn hash_megabytes(&self) -> usize {
         self.tt.megabytes()
+    }
+
+    /// How many lines a search finds and reports, each with its best move (the MultiPV option;
+    /// at least one).
+    pub fn set_multi_pv(&mut self, lines: usize) {
+        self.multi_pv = lines.max(1);
     }
 
     /// Where the move generator takes its attacks, checks and pins from (the Attacks option).
@@ -261,35 +282,68 @@ impl Searcher {
         }
 
         let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let lines_wanted = self.multi_pv.min(root_moves.len().max(1));
         let mut line: Vec<Move> = Vec::new();
         let mut score = 0;
+        // The lines of the last depth searched, best first: where the next depth's windows
+        // start.
+        let mut lines: Vec<Line> = Vec::new();
         for depth in 1..=max_depth {
             if root_moves.is_empty() {
                 break;
             }
-            self.seldepth = 0;
-            let iteration = self.aspiration(backend, attacks, root, depth as i32, score);
-            if self.pv_len[0] > 0 {
-                // A stopped iteration still improves on the last one if a root move finished
-                // and beat the others searched before the stop.
-                line = self.pv[0][..self.pv_len[0]].to_vec();
+            // Each line searches the root without the first moves of the lines before it.
+            self.excluded.clear();
+            let mut found: Vec<Line> = Vec::with_capacity(lines_wanted);
+            for index in 0..lines_wanted {
+                self.seldepth = 0;
+                let previous = lines.get(index).map_or(score, |l| l.score);
+                let iteration = self.aspiration(backend, attacks, root, depth as i32, previous);
+                let mut pv = self.pv[0][..self.pv_len[0]].to_vec();
+                if index == 0 {
+                    // A stopped iteration still improves on the last one if a root move
+                    // finished and beat the others searched before the stop.
+                    if pv.is_empty() {
+                        pv.clone_from(&line);
+                    } else {
+                        line.clone_from(&pv);
+                    }
+                }
+                if self.aborted || pv.is_empty() {
+                    break;
+                }
+                self.excluded.push(pv[0]);
+                found.push(Line {
+                    score: iteration,
+                    moves: pv,
+                    seldepth: self.seldepth as u32,
+                });
             }
+            if found.is_empty() {
+                break;
+            }
+            // A later line can come out above an earlier one (its window was its own).
+            found.sort_by_key(|l| std::cmp::Reverse(l.score));
+            score = found[0].score;
+            line = found[0].moves.clone();
+            result.score = score;
+            result.depth = depth;
+            for (index, found_line) in found.iter().enumerate() {
+                report(&Report {
+                    depth,
+                    seldepth: found_line.seldepth,
+                    multipv: (lines_wanted > 1).then_some(index + 1),
+                    score: found_line.score,
+                    nodes: self.nodes,
+                    elapsed: job.started.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv: pv_text(backend, root, &found_line.moves, chess960),
+                });
+            }
+            lines = found;
             if self.aborted {
                 break;
             }
-            score = iteration;
-            result.score = score;
-            result.depth = depth;
-            let pv = pv_text(backend, root, &line, chess960);
-            report(&Report {
-                depth,
-                seldepth: self.seldepth as u32,
-                score,
-                nodes: self.nodes,
-                elapsed: job.started.elapsed(),
-                hashfull: self.tt.hashfull(),
-                pv,
-            });
             self.poll_ponderhit();
             let past_soft = self.soft_deadline.is_some_and(|d| Instant::now() >= d);
             let mate_settled = is_mate(score)
@@ -530,8 +584,11 @@ impl Searcher {
 
         let picker = &mut self.pickers[ply];
         pos.generate_moves_by(backend, attacks, picker.list());
-        if is_root && !self.root_moves.is_empty() {
-            picker.list().retain(|m| self.root_moves.contains(&m));
+        if is_root && !(self.root_moves.is_empty() && self.excluded.is_empty()) {
+            let (only, excluded) = (&self.root_moves, &self.excluded);
+            picker
+                .list()
+                .retain(|m| (only.is_empty() || only.contains(&m)) && !excluded.contains(&m));
         }
         if picker.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };

@@ -19,7 +19,7 @@ use crate::score::UciScore;
 use crate::search::{Report, SearchJob, SearchResult, Searcher};
 use crate::time::Limits;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
-use crate::{Attacks, Move, MoveError, MoveList, Position, divide_with_progress, nnue};
+use crate::{Attacks, MAX_MOVES, Move, MoveError, MoveList, Position, divide_with_progress, nnue};
 
 /// Where the engine's lines go: standard output, or a buffer in tests. Called from both threads;
 /// each call writes one whole line.
@@ -191,6 +191,9 @@ impl Uci {
         self.say(&format!(
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
+        self.say(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MOVES}"
+        ));
         self.say("option name Ponder type check default false");
         self.say("option name UCI_Chess960 type check default false");
         self.say("option name Use NNUE type check default true");
@@ -260,6 +263,15 @@ impl Uci {
                     printable(v)
                 )),
             },
+            ("multipv", Some(v)) => match v.parse::<usize>() {
+                Ok(lines) if (1..=MAX_MOVES).contains(&lines) => {
+                    self.lock_searcher().set_multi_pv(lines);
+                }
+                _ => self.explain(&format!(
+                    "MultiPV `{}` ignored: expected a number of lines from 1 to {MAX_MOVES}",
+                    printable(v)
+                )),
+            },
             // The GUI says whether it will send `go ponder`: nothing to prepare.
             ("ponder", Some(v)) => {
                 if !matches!(v.to_ascii_lowercase().as_str(), "true" | "false") {
@@ -294,8 +306,8 @@ impl Uci {
             },
             ("evalfile", Some(v)) => self.set_eval_file(v),
             (
-                "hash" | "threads" | "backend" | "move overhead" | "ponder" | "uci_chess960"
-                | "attacks" | "use nnue" | "evalfile",
+                "hash" | "threads" | "backend" | "move overhead" | "multipv" | "ponder"
+                | "uci_chess960" | "attacks" | "use nnue" | "evalfile",
                 None,
             ) => {
                 self.explain(&format!("option `{name}` ignored: it needs a value"));
@@ -607,8 +619,11 @@ fn bestmove_line(result: &SearchResult) -> String {
 pub fn info_line(report: &Report) -> String {
     let millis = report.elapsed.as_millis() as u64;
     let nps = report.nodes * 1000 / millis.max(1);
+    let multipv = report
+        .multipv
+        .map_or(String::new(), |k| format!(" multipv {k}"));
     let mut line = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {nps} hashfull {} time {millis}",
+        "info depth {} seldepth {}{multipv} score {} nodes {} nps {nps} hashfull {} time {millis}",
         report.depth,
         report.seldepth,
         UciScore(report.score),
@@ -881,6 +896,7 @@ mod tests {
             "Threads",
             "Backend",
             "Move Overhead",
+            "MultiPV",
             "Ponder",
             "UCI_Chess960",
             "Attacks",
@@ -1163,6 +1179,70 @@ mod tests {
         let answer = s.talk(&["go depth 3"]);
         let best = bestmove(&answer).split_whitespace().next().unwrap();
         assert!(best.ends_with("d2"), "{answer:?}");
+    }
+
+    /// The `info` lines of `depth` in `answer`, each as (multipv index, score, first move).
+    fn lines_at(answer: &[String], depth: u32) -> Vec<(Option<usize>, String, String)> {
+        let prefix = format!("info depth {depth} ");
+        answer
+            .iter()
+            .filter(|l| l.starts_with(&prefix))
+            .map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                let after = |key: &str| {
+                    let at = words.iter().position(|w| *w == key).unwrap();
+                    words[at + 1..].to_vec()
+                };
+                let multipv = words
+                    .iter()
+                    .position(|w| *w == "multipv")
+                    .map(|at| words[at + 1].parse().unwrap());
+                let score = after("score")[..2].join(" ");
+                (multipv, score, after("pv")[0].to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn multipv_reports_the_best_lines_each_with_its_own_first_move() {
+        let mut s = Session::new();
+        let answer = s.talk(&[
+            "setoption name MultiPV value 3",
+            "position startpos",
+            "go depth 5",
+        ]);
+        let lines = lines_at(&answer, 5);
+        assert_eq!(lines.len(), 3, "{answer:?}");
+        let indices: Vec<_> = lines.iter().map(|l| l.0).collect();
+        assert_eq!(indices, [Some(1), Some(2), Some(3)], "{answer:?}");
+        let firsts: std::collections::HashSet<_> = lines.iter().map(|l| &l.2).collect();
+        assert_eq!(firsts.len(), 3, "three different first moves: {answer:?}");
+        let cp = |l: &(Option<usize>, String, String)| -> i32 {
+            l.1.strip_prefix("cp ").unwrap().parse().unwrap()
+        };
+        assert!(cp(&lines[0]) >= cp(&lines[1]) && cp(&lines[1]) >= cp(&lines[2]));
+        assert!(bestmove(&answer).starts_with(&lines[0].2), "{answer:?}");
+        // A lone king on a1 has three moves: three lines, however many are asked for; and
+        // searchmoves leaves fewer still.
+        let king = "position fen 7k/8/8/8/8/8/8/K7 w - - 0 1";
+        let answer = s.talk(&["setoption name MultiPV value 5", king, "go depth 4"]);
+        assert_eq!(lines_at(&answer, 4).len(), 3, "{answer:?}");
+        let answer = s.talk(&["go depth 4 searchmoves a1a2 a1b1"]);
+        let firsts: Vec<_> = lines_at(&answer, 4).into_iter().map(|l| l.2).collect();
+        assert_eq!(firsts.len(), 2, "{answer:?}");
+        assert!(
+            firsts.iter().all(|m| m == "a1a2" || m == "a1b1"),
+            "{answer:?}"
+        );
+        // One line again: no multipv field.
+        let answer = s.talk(&["setoption name MultiPV value 1", "go depth 3"]);
+        let one = lines_at(&answer, 3);
+        assert!(one.len() == 1 && one[0].0.is_none(), "{answer:?}");
+        let answer = s.talk(&["setoption name MultiPV value 0"]);
+        assert!(
+            answer.iter().any(|l| l.contains("MultiPV `0` ignored")),
+            "{answer:?}"
+        );
     }
 
     /// Whether the engine has answered `bestmove` since the last look at its output.

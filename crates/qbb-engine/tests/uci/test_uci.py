@@ -137,6 +137,17 @@ class Protocol(unittest.TestCase):
             board.push(result.move)
         self.assertGreaterEqual(board.ply(), 20)
 
+    def test_multipv_analysis(self):
+        board = chess.Board(POSITIONS["middlegame"])
+        infos = self.engine.analyse(board, chess.engine.Limit(depth=6), multipv=3)
+        self.assertEqual(len(infos), 3)
+        firsts = [info["pv"][0] for info in infos]
+        self.assertEqual(len(set(firsts)), 3)
+        for move in firsts:
+            self.assertIn(move, board.legal_moves)
+        scores = [info["score"].relative.score(mate_score=100000) for info in infos]
+        self.assertEqual(scores, sorted(scores, reverse=True))
+
     def test_pondering_through_a_game(self):
         # python-chess ponders on the expected reply after each answer, and on the next move
         # sends ponderhit when the reply came (the engine then answers on its clock) or stop.
