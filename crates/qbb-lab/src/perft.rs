@@ -71,6 +71,8 @@ struct SuiteReport {
     positions: usize,
     counts_checked: usize,
     mismatches: Vec<String>,
+    /// The lines that are no EPD position with perft counts, each with the reason.
+    unreadable: Vec<String>,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -214,16 +216,23 @@ fn print_report(report: &Report, json: bool) -> anyhow::Result<()> {
         text.push('\n');
     }
     if let Some(suite) = &report.suite {
+        for u in &suite.unreadable {
+            text.push_str(&format!("unreadable: {u}\n"));
+        }
         for m in &suite.mismatches {
             text.push_str(&format!("mismatch: {m}\n"));
         }
         text.push_str(&format!(
-            "{} positions, {} counts checked up to depth {}, {} mismatches\n",
+            "{} positions, {} counts checked up to depth {}, {} mismatches",
             suite.positions,
             suite.counts_checked,
             report.depth,
             suite.mismatches.len()
         ));
+        if !suite.unreadable.is_empty() {
+            text.push_str(&format!(", {} lines unreadable", suite.unreadable.len()));
+        }
+        text.push('\n');
     }
     text.push_str(&format!(
         "nodes {}  time {:.3} s  {:.1} Mnps  ({} backend, attacks from {}, depth {}, {}, {} thread{})\n",
@@ -285,7 +294,7 @@ fn count_lines<B: Backend>(
 fn run_suite(args: &Args, kind: BackendKind, path: &PathBuf) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the suite {}", path.display()))?;
-    let mut mismatches = Vec::new();
+    let mut unreadable = Vec::new();
     let mut lines = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let trimmed = raw.trim();
@@ -302,7 +311,7 @@ fn run_suite(args: &Args, kind: BackendKind, path: &PathBuf) -> anyhow::Result<E
                     .filter(|&(d, _)| d <= args.depth)
                     .collect(),
             }),
-            Err(e) => mismatches.push(format!("line {}: {e}", i + 1)),
+            Err(e) => unreadable.push(format!("line {}: {e}", i + 1)),
         }
     }
     let progress = Progress::new("positions");
@@ -310,6 +319,7 @@ fn run_suite(args: &Args, kind: BackendKind, path: &PathBuf) -> anyhow::Result<E
         qbb::with_backend!(kind, |b| timed(|| count_lines(b, &lines, args, &progress)))??;
     progress.finish();
     let nodes = counted.iter().map(|&(_, _, _, n)| n).sum();
+    let mut mismatches = Vec::new();
     for &(line, depth, expected, n) in &counted {
         if n != expected {
             let fen = lines
@@ -322,12 +332,13 @@ fn run_suite(args: &Args, kind: BackendKind, path: &PathBuf) -> anyhow::Result<E
             ));
         }
     }
-    let failed = !mismatches.is_empty();
+    let failed = !mismatches.is_empty() || !unreadable.is_empty();
     let report = Report {
         suite: Some(SuiteReport {
             positions: lines.len(),
             counts_checked: counted.len(),
             mismatches,
+            unreadable,
         }),
         ..Report::measured(args, kind, nodes, elapsed)
     };

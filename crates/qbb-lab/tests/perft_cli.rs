@@ -101,7 +101,11 @@ fn epd_suites_are_checked_line_by_line() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("line 2:") && stdout.contains("fields"),
+        stdout.contains("unreadable: line 2:") && stdout.contains("fields"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("1 mismatches, 1 lines unreadable"),
         "{stdout}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
