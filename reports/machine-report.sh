@@ -10,7 +10,8 @@
 #                   again, with instructions per call and per cycle
 #   model.*         llvm-mca's prediction of every routine on several microarchitectures, and
 #                   predicted against measured for this one, each modelled block also run here
-#   dispatch.json   the engine's perft under run-time dispatch against target-cpu=native, and the
+#   dispatch.json   the engine's perft under run-time dispatch against target-cpu=native (and its
+#                   instructions per leaf, where valgrind runs), and the
 #   perft*.json     inlining wall; perft against cozy-chess and shakmaty, as shipped and built
 #   threads.json    for this CPU; perft on one thread and on all (book/tools/measure.py)
 #

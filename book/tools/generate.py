@@ -1136,6 +1136,40 @@ def dispatch_table(d, path):
     return text
 
 
+def perft_ipc(d, path, report):
+    """Instructions per leaf of the headline perfts (callgrind, `dispatch.json`'s `instructions`)
+    beside their speed in the same build and the core clock of `qbb compare`: cycles per leaf and
+    instructions per cycle."""
+    source = f"reports/{d['machine']}/{path.name}"
+    counted = d.get("instructions")
+    ghz = report["machine"].get("clock_ghz")
+    if not counted or not ghz:
+        why = "no callgrind count (valgrind was missing or the report predates it)" if not counted \
+            else "no measured core clock in its results.json"
+        return (HEADER.format(source=f"`{source}`") +
+                f"*`{source}` gives {why}: on that machine, `python3 book/tools/measure.py "
+                f"{d['machine']} instructions` adds the counts.*\n")
+    speed = {(r["position"], r["depth"], r["backend"]): r["median_mnps"]
+             for r in d["rows"] if r["build"] == counted["build"]}
+    text = HEADER.format(source=f"`{source}` and its `results.json`")
+    text += ("| perft | backend | instructions per leaf | Mnps | cycles per leaf | "
+             "instructions per cycle |\n| --- | --- | ---: | ---: | ---: | ---: |\n")
+    for r in counted["rows"]:
+        mnps = speed[(r["position"], r["depth"], counted["backend"])]
+        cycles = ghz * 1000 / mnps
+        text += (f"| {r['position']}, depth {r['depth']} | {counted['backend']} | "
+                 f"{r['instructions_per_leaf']:.2f} | {mnps:.1f} | {cycles:.2f} | "
+                 f"{r['instructions_per_leaf'] / cycles:.2f} |\n")
+    text += (
+        f"\nInstructions per leaf counted by {counted['valgrind']} "
+        f"(`{counted['command']}`; the start-up taken off), of the binary the dispatch table times "
+        f"({counted['build']}, {d['rustc']}); Mnps the median of that table; cycles per leaf the "
+        f"core clock of `qbb compare`, {ghz:.2f} GHz, over the Mnps. Measured on {d['cpu']}; by "
+        f"`{d['command']}`.\n"
+    )
+    return text
+
+
 def wall_table(d, path):
     source = f"reports/{d['machine']}/{path.name}"
     wall = d["wall"]
@@ -1671,6 +1705,7 @@ def results(report_dir):
     dispatch_file = report_dir / "dispatch.json"
     dispatch = required_json(dispatch_file, measure)
     write(out / "dispatch.md", dispatch_table(dispatch, dispatch_file))
+    write(out / "perft-ipc.md", perft_ipc(dispatch, dispatch_file, report))
     write(out / "wall.md", wall_table(dispatch, dispatch_file))
     write(out / "dispatch-cost.md", dispatch_cost(dispatch, dispatch_file))
     write(out / "wall-cost.md", wall_cost(dispatch, dispatch_file))

@@ -3,6 +3,7 @@
 
     python3 book/tools/measure.py MACHINE [RUNS]
     python3 book/tools/measure.py MACHINE threads [RUNS]     # step 4 alone
+    python3 book/tools/measure.py MACHINE instructions       # step 5 alone, into dispatch.json
 
 1. Run-time dispatch against a native build: builds the lab twice — as shipped (x86-64 baseline,
    each backend entered through its feature region) and with RUSTFLAGS="-C target-cpu=native" (no
@@ -19,8 +20,12 @@
 
 4. Threads: `qbb perft --threads N` on the same two positions with the backend automatic
    selection picks, for 1 thread and for every logical CPU, RUNS runs each (default 5).
+5. Instructions per leaf: callgrind counts the two perfts of 1 as shipped, on the widest backend
+   valgrind runs (avx2 where the CPU has it; valgrind does not run AVX-512), a perft of one ply
+   counted apart as the start-up; the book sets them beside the speeds of 1 and the clock of
+   `qbb compare` (instructions per cycle). Left out without valgrind.
 
-Writes reports/MACHINE/dispatch.json (1 and 2), reports/MACHINE/perft.json and
+Writes reports/MACHINE/dispatch.json (1, 2 and 5), reports/MACHINE/perft.json and
 perft-native.json (3) and threads.json (4), which
 book/generate.sh turns into the tables of the dispatch and engine chapters. MACHINE is the folder
 that `qbb compare` writes for this machine (it prints it), so that all files of a machine sit
@@ -29,6 +34,8 @@ together.
 
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -100,6 +107,43 @@ def thread_scaling(report, qbb, runs):
     print(f"measure: wrote {path}", file=sys.stderr)
 
 
+def perft_instructions(qbb, backends):
+    """Callgrind's instructions per leaf of each perft of POSITIONS on the widest backend valgrind
+    runs, the start-up (a perft of one ply of the same position) taken off; None without
+    valgrind."""
+    backend = next((b for b in ("avx2", "sse2", "swar", "scalar") if b in backends), None)
+    if shutil.which("valgrind") is None or backend is None:
+        return None
+    rows = []
+    for title, position, depth in POSITIONS:
+        counted = {}
+        for d in (1, depth):
+            run = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(qbb),
+                 "perft", str(d), "--fen", position, "--backend", backend, "--json"],
+                cwd=REPO, check=True, capture_output=True, text=True,
+            )
+            collected = re.search(r"Collected : (\d+)", run.stderr)
+            if collected is None:
+                raise SystemExit(f"measure: callgrind printed no count for perft {d} ({title})")
+            counted[d] = (json.loads(run.stdout)["nodes"], int(collected.group(1)))
+        (leaves_1, startup), (leaves, instructions) = counted[1], counted[depth]
+        per_leaf = (instructions - startup) / (leaves - leaves_1)
+        rows.append({
+            "position": title, "depth": depth, "leaves": leaves, "instructions": instructions,
+            "startup": startup, "instructions_per_leaf": per_leaf,
+        })
+        print(f"{title} d{depth} {backend}: {per_leaf:.2f} instructions per leaf", file=sys.stderr)
+    return {
+        "backend": backend, "build": "run-time dispatch",
+        "command": f"valgrind --tool=callgrind qbb perft DEPTH --fen FEN --backend {backend} "
+                   "--json, and DEPTH 1 for the start-up",
+        "valgrind": subprocess.run(["valgrind", "--version"], capture_output=True,
+                                   text=True).stdout.strip(),
+        "rows": rows,
+    }
+
+
 def available_backends(qbb):
     out = subprocess.run(
         [str(qbb), "backends", "--json"], cwd=REPO, check=True, capture_output=True, text=True
@@ -155,13 +199,21 @@ def main(argv):
     if len(argv) < 2:
         raise SystemExit(__doc__)
     machine = argv[1]
-    threads_only = len(argv) > 2 and argv[2] == "threads"
-    rest = argv[3:] if threads_only else argv[2:]
+    step = argv[2] if len(argv) > 2 and argv[2] in ("threads", "instructions") else None
+    rest = argv[3:] if step else argv[2:]
     runs = int(rest[0]) if rest else 5
     report = REPO / "reports" / machine
     report.mkdir(parents=True, exist_ok=True)
-    if threads_only:
+    if step == "threads":
         thread_scaling(report, build(*BUILDS["run-time dispatch"]), runs)
+        return
+    if step == "instructions":
+        path = report / "dispatch.json"
+        dispatched = build(*BUILDS["run-time dispatch"])
+        result = json.loads(path.read_text())
+        result["instructions"] = perft_instructions(dispatched, available_backends(dispatched))
+        path.write_text(json.dumps(result, indent=1) + "\n")
+        print(f"measure: wrote {path}", file=sys.stderr)
         return
     engines = {name: build(*how) for name, how in BUILDS.items()}  # name -> qbb binary
     backends = available_backends(engines["run-time dispatch"])
@@ -201,6 +253,7 @@ def main(argv):
         f"{runs} runs per build, alternating",
         "rows": rows,
     }
+    result["instructions"] = perft_instructions(engines["run-time dispatch"], backends)
     result["wall"] = wall_bench(report)
     result["wall_command"] = "cargo bench -p qbb-benches --bench wall"
     (report / "dispatch.json").write_text(json.dumps(result, indent=1) + "\n")
