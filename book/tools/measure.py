@@ -20,10 +20,11 @@
 
 4. Threads: `qbb perft --threads N` on the same two positions with the backend automatic
    selection picks, for 1 thread and for every logical CPU, RUNS runs each (default 5).
-5. Instructions per leaf: callgrind counts the two perfts of 1 as shipped, on the widest backend
-   valgrind runs (avx2 where the CPU has it; valgrind does not run AVX-512), a perft of one ply
-   counted apart as the start-up; the book sets them beside the speeds of 1 and the clock of
-   `qbb compare` (instructions per cycle). Left out without valgrind.
+5. Instructions per leaf: callgrind counts the two perfts of step 1 in the build as shipped, on
+   the widest backend valgrind runs (avx2 where the CPU has it; valgrind does not run AVX-512), a
+   perft of one ply counted apart as the start-up; the book sets them beside that build's speeds
+   from step 1 and the clock of `qbb compare` (instructions per cycle). Left out without
+   valgrind.
 
 Writes reports/MACHINE/dispatch.json (1, 2 and 5), reports/MACHINE/perft.json and
 perft-native.json (3) and threads.json (4), which
