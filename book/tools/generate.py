@@ -2786,9 +2786,9 @@ def model_section(model, report_dir, listings):
         text = header + "No row that differs passes this check.\n"
     text += (f"\nOf the {len(results)} rows, {len(timed)} blocks ran on this core and "
              f"{len(not_run)} did not (a call or a jump out of the function, which llvm-mca does "
-             "not follow, or a block that reached outside its memory; a branch runs straight "
-             "through); `model.json` gives each row's `block_on_core_cycles` or "
-             "`block_not_run`.\n")
+             "not follow, or a block stopped by a signal, such as one that reached outside its "
+             "memory; a branch runs straight through); `model.json` gives each row's "
+             "`block_on_core_cycles` or `block_not_run` with the reason.\n")
     files["on-core"] = text
 
     def busiest(r):
