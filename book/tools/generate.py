@@ -1860,9 +1860,13 @@ ON_CORE = ("core", "inlined", "split")
 # operation in one pass of its 512-bit datapath (AMD's Zen 5 presentation at Hot Chips 2024).
 HALVED_512 = {"znver5": "znver4"}
 
-# The files the book's model page includes; each is written whatever the report holds.
-MODEL_FILES = ["provenance", "cpus", "overview", "predictions", "avx512", "avx512-measured", "block", "gather",
-               "summary", "measured", "loop", "call", "pdep", "fewer", "width", "zmm", "on-core", "open"]
+# The files of the model page's comparison with the timings, the summary and the measured table
+# first, then one per group of checks; and every file the page includes, each written whatever the
+# report holds.
+COMPARISON_FILES = ["summary", "measured", "loop", "call", "pdep", "fewer", "width", "zmm",
+                    "on-core", "open"]
+MODEL_FILES = ["provenance", "cpus", "overview", "predictions", "avx512", "avx512-measured", "block",
+               "gather"] + COMPARISON_FILES
 
 
 def cycles_text(x):
@@ -2502,8 +2506,7 @@ def model_section(model, report_dir, listings):
     if not comparison:
         none = header + ("This model has no measurements beside it: its folder has no "
                          "`results.json` whose CPU llvm-mca knows.\n")
-        for name in ("summary", "measured", "loop", "call", "pdep", "fewer", "width", "zmm",
-                     "on-core", "open"):
+        for name in COMPARISON_FILES:
             files[name] = none
         return files
 
@@ -2595,7 +2598,7 @@ def model_section(model, report_dir, listings):
         files["summary"] = header + (
             "The timings have no cycles (their `results.json` has no clock and `qbb model` was "
             "given none), so no prediction is compared with them.\n")
-        for name in ("loop", "call", "pdep", "fewer", "width", "zmm", "on-core", "open"):
+        for name in COMPARISON_FILES[2:]:
             files[name] = files["summary"]
         return files
     text = header + (f"{len(differ)} of the {len(results)} rows of `{cpu}` against the timings "

@@ -261,9 +261,8 @@ impl Searcher {
         self.root_moves.clear();
         self.root_moves
             .extend(job.root_moves.iter().filter(|&&m| root_moves.contains(m)));
-        if !self.root_moves.is_empty() {
-            root_moves.retain(|m| self.root_moves.contains(&m));
-        }
+        self.excluded.clear();
+        keep_root_moves(&self.root_moves, &self.excluded, &mut root_moves);
         let chess960 = job.chess960 || root.is_chess960();
         let mut result = SearchResult {
             best_move: None,
@@ -584,11 +583,8 @@ impl Searcher {
 
         let picker = &mut self.pickers[ply];
         pos.generate_moves_by(backend, attacks, picker.list());
-        if is_root && !(self.root_moves.is_empty() && self.excluded.is_empty()) {
-            let (only, excluded) = (&self.root_moves, &self.excluded);
-            picker
-                .list()
-                .retain(|m| (only.is_empty() || only.contains(&m)) && !excluded.contains(&m));
+        if is_root {
+            keep_root_moves(&self.root_moves, &self.excluded, picker.list());
         }
         if picker.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
@@ -821,6 +817,14 @@ impl Searcher {
             }
         }
         best_score
+    }
+}
+
+/// Leaves in `moves`, the root's, those the search may play: the moves of `only` (all when it is
+/// empty) but for those of `excluded` (the first moves of the lines already found at this depth).
+fn keep_root_moves(only: &[Move], excluded: &[Move], moves: &mut MoveList) {
+    if !(only.is_empty() && excluded.is_empty()) {
+        moves.retain(|m| (only.is_empty() || only.contains(&m)) && !excluded.contains(&m));
     }
 }
 

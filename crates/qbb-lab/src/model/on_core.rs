@@ -61,6 +61,7 @@ const KEPT: [&str; 6] = ["rbx", "rbp", "r12", "r13", "r14", "r15"];
 
 /// One block as llvm-mca was given it: its first `resets` instructions are the fresh arguments
 /// of `arguments::resets`.
+#[derive(Clone, Copy)]
 pub struct Block<'a> {
     pub instructions: &'a [String],
     pub resets: usize,
@@ -94,9 +95,12 @@ pub fn time(dir: &Path, blocks: &[Block]) -> Result<Vec<Result<f64, String>>> {
     if !cfg!(target_arch = "x86_64") {
         bail!("the blocks are x86-64 code and this is not an x86-64 machine");
     }
-    let runnable: Vec<&Block> = blocks
+    let refusals: Vec<Option<&str>> = blocks.iter().map(|b| refused(b.instructions)).collect();
+    let runnable: Vec<Block> = blocks
         .iter()
-        .filter(|b| refused(b.instructions).is_none())
+        .zip(&refusals)
+        .filter(|(_, why)| why.is_none())
+        .map(|(&b, _)| b)
         .collect();
     let program = build(dir, &runnable)?;
     let fastest = |i: usize| {
@@ -107,9 +111,9 @@ pub fn time(dir: &Path, blocks: &[Block]) -> Result<Vec<Result<f64, String>>> {
     };
     // Block 0 of the program is the clock; the runnable blocks follow in order.
     let mut index = 0;
-    Ok(blocks
+    Ok(refusals
         .iter()
-        .map(|b| match refused(b.instructions) {
+        .map(|why| match why {
             Some(why) => Err(why.to_string()),
             None => {
                 index += 1;
@@ -120,7 +124,7 @@ pub fn time(dir: &Path, blocks: &[Block]) -> Result<Vec<Result<f64, String>>> {
 }
 
 /// The program's sources under `dir`, built; its path.
-fn build(dir: &Path, blocks: &[&Block]) -> Result<PathBuf> {
+fn build(dir: &Path, blocks: &[Block]) -> Result<PathBuf> {
     let src = dir.join("src");
     std::fs::create_dir_all(&src).with_context(|| format!("creating `{}`", src.display()))?;
     let chain = vec!["add rax, 1".to_string(); CHAIN];
@@ -128,10 +132,7 @@ fn build(dir: &Path, blocks: &[&Block]) -> Result<PathBuf> {
         instructions: &chain,
         resets: 0,
     })
-    .chain(blocks.iter().map(|b| Block {
-        instructions: b.instructions,
-        resets: b.resets,
-    }))
+    .chain(blocks.iter().copied())
     .collect();
     let files = [
         ("Cargo.toml", MANIFEST.to_string()),

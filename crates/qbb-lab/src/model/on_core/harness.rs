@@ -55,9 +55,10 @@ fn seconds_per_pass(block: &Block) -> f64 {
     let iterations = PASSES.div_ceil(block.passes_per_iteration);
     let start = Instant::now();
     // SAFETY: a block's function keeps the registers the ABI asks it to keep and leaves the stack
-    // as it found it; the registers it reads memory through point into the mapping, or hold
-    // zeros read from it. A block that reaches outside faults, and `qbb model` reports it as not
-    // run.
+    // as it found it; its arguments point into the mapping and its other registers start at zero.
+    // Run straight through, a block may still compute an address outside the mapping or divide
+    // by zero: the process then dies of the signal, alone, and `qbb model` reports the block as
+    // not run, with the signal.
     unsafe { (block.run)(iterations as u64) };
     start.elapsed().as_secs_f64() / (iterations * block.passes_per_iteration) as f64
 }
