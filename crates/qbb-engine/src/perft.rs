@@ -96,11 +96,13 @@ fn perft_by<B: Backend, A: AttackSource, const BULK: bool>(
                 // they are counted, so that a child's count does not start at the end of its own
                 // make's chain (load the move, build the delta, xor, flip) but from a board made
                 // earlier (`CHILDREN_BATCH` says how it was timed).
+                // One array for all the batches: a new one per batch cost eight copies of the
+                // parent before any child was made.
+                let mut children = [*pos; CHILDREN_BATCH];
                 return moves
                     .as_slice()
                     .chunks(CHILDREN_BATCH)
                     .map(|batch| {
-                        let mut children = [*pos; CHILDREN_BATCH];
                         for (child, &mv) in children.iter_mut().zip(batch) {
                             *child = pos.make_move_unkeyed(b, mv);
                         }
