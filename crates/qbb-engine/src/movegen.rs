@@ -26,7 +26,6 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 const RANK_3: u64 = 0xFF << 16;
 const RANK_7: u64 = 0xFF << 48;
-const RANK_8: u64 = 0xFF << 56;
 
 /// Where generated moves go.
 pub(crate) trait Sink {
@@ -373,22 +372,24 @@ fn pawn_moves<S: Sink, const CAPTURES: bool>(
     empty: u64,
     mask: u64,
 ) {
-    let push = (pawns << 8) & empty;
-    let double = ((push & RANK_3) << 8) & empty & mask;
-    let push = push & mask;
-    let west = (pawns & !FILE_A) << 7 & them & mask;
-    let east = (pawns & !FILE_H) << 9 & them & mask;
+    // The pawns on the seventh rank promote, the others cannot reach the eighth: split once,
+    // and neither group's targets need a rank mask. Most positions have no pawn on the seventh
+    // rank, and one test skips the three promotion sets.
+    let (pawns, promoting) = (pawns & !RANK_7, pawns & RANK_7);
+    let west = |pawns: u64| (pawns & !FILE_A) << 7 & them & mask;
+    let east = |pawns: u64| (pawns & !FILE_H) << 9 & them & mask;
     if !CAPTURES {
-        sink.pawn_moves(push & !RANK_8, 8, MoveKind::Normal);
+        let push = (pawns << 8) & empty;
+        let double = ((push & RANK_3) << 8) & empty & mask;
+        sink.pawn_moves(push & mask, 8, MoveKind::Normal);
         sink.pawn_moves(double, 16, MoveKind::DoublePush);
     }
-    sink.pawn_moves(west & !RANK_8, 7, MoveKind::Normal);
-    sink.pawn_moves(east & !RANK_8, 9, MoveKind::Normal);
-    // Most positions have no pawn on the seventh rank: one test skips the three promotion sets.
-    if pawns & RANK_7 != 0 {
-        sink.promotions(push & RANK_8, 8);
-        sink.promotions(west & RANK_8, 7);
-        sink.promotions(east & RANK_8, 9);
+    sink.pawn_moves(west(pawns), 7, MoveKind::Normal);
+    sink.pawn_moves(east(pawns), 9, MoveKind::Normal);
+    if promoting != 0 {
+        sink.promotions((promoting << 8) & empty & mask, 8);
+        sink.promotions(west(promoting), 7);
+        sink.promotions(east(promoting), 9);
     }
 }
 
