@@ -142,6 +142,9 @@ pub(crate) struct Tables {
     bishop_pext: PextTable<BISHOP_TABLE>,
     /// Castling on rank 1 by king file and rook file (the side follows from the two files).
     castle_paths: [[CastlePath; 8]; 8],
+    /// By king file and the occupancy of rank 1: the pieces of rank 1 that, were they castling
+    /// rooks, would find their castling paths empty (but for king and rook), as a rank-1 set.
+    castle_clear: [[u8; 256]; 8],
 }
 
 /// What castling with a king and a rook on rank 1 needs.
@@ -297,6 +300,7 @@ impl Tables {
             rook_pext: PextTable::build(&ROOK_DIRS),
             bishop_pext: PextTable::build(&BISHOP_DIRS),
             castle_paths: [[CastlePath::default(); 8]; 8],
+            castle_clear: [[0; 256]; 8],
         });
         let span = |a: usize, z: usize| (a.min(z)..=a.max(z)).fold(0u64, |acc, sq| acc | 1 << sq);
         for king in 0..8 {
@@ -307,6 +311,12 @@ impl Tables {
                     must_be_empty: (span(king, king_to) | span(rook, rook_to)) & !movers,
                     king_path: span(king, king_to),
                 };
+            }
+            for rank in 0..256 {
+                t.castle_clear[king][rank] = (0..8)
+                    .filter(|&rook| rook != king && rank & 1 << rook != 0)
+                    .filter(|&rook| t.castle_paths[king][rook].must_be_empty & rank as u64 == 0)
+                    .fold(0, |clear, rook| clear | 1 << rook);
             }
         }
         let step =
@@ -344,6 +354,14 @@ impl Tables {
     #[inline(always)]
     pub fn castling(&self, king: Square, rook: Square) -> CastlePath {
         self.castle_paths[usize::from(king.file())][usize::from(rook.file())]
+    }
+
+    /// The pieces on rank 1 whose castling path with our king on `king` is empty, `occupied` on
+    /// the board: one lookup by the king's file and the rank's eight bits. Only the castling
+    /// rooks of the answer may castle.
+    #[inline(always)]
+    pub fn castling_clear(&self, king: Square, occupied: u64) -> u64 {
+        u64::from(self.castle_clear[usize::from(king.file())][(occupied & 0xFF) as usize])
     }
 
     /// The squares a rook on `sq` attacks with `occupied` blocking.
@@ -480,6 +498,23 @@ mod tests {
             (0x0C, 0x06),
             "Chess960: king b1 to c1"
         );
+        // King e1, rooks a1 and h1: both paths empty, then b1 blocks the queen side and g1
+        // the king side (the answer names any piece whose path is clear, b1's and g1's too:
+        // the generator keeps only its castling rooks).
+        let rooks = 0x81;
+        assert_eq!(t.castling_clear(Square::E1, 0x91), rooks);
+        assert_eq!(t.castling_clear(Square::E1, 0x93) & rooks, 0x80);
+        assert_eq!(t.castling_clear(Square::E1, 0xD1) & rooks, 0x01);
+        assert_eq!(t.castling_clear(Square::E1, 0x10), 0);
+        // Chess960: king b1 and rook a1 castle to c1 and d1, which must be empty.
+        assert_eq!(t.castling_clear(sq("b1"), 0x03), 0x01);
+        assert_eq!(
+            t.castling_clear(sq("b1"), 0x0B) & 0x01,
+            0,
+            "d1 stands in the way"
+        );
+        // Only the rank's bits are read.
+        assert_eq!(t.castling_clear(Square::E1, 0x91 | 0xFF00), 0x81);
     }
 
     /// Exactly the backends whose feature list includes bmi2 give the proof.

@@ -257,7 +257,8 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     let checkers = leapers | threats.checkers;
 
     // King moves: any square not attacked once the king has left its square (so that it cannot
-    // hide on the ray of a slider that checks it). Castling: the rooks whose paths are clear.
+    // hide on the ray of a slider that checks it). Castling: the castling rooks whose paths are
+    // empty, one lookup by the king's file and rank 1's occupancy (`Tables::castling_clear`).
     // Castling's paths, or more than two king squares, take one map of every square the opponent
     // attacks; fewer are asked about one by one (a map for every king move made the start
     // position's perft run more instructions than it saved).
@@ -265,7 +266,7 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     let castling = if CAPTURES || checkers != 0 {
         0
     } else {
-        clear_castling_paths(t, pos.castle_rooks & RANK_1, king, occupied)
+        pos.castle_rooks & t.castling_clear(king, occupied)
     };
     let without_king = occupied ^ king.bit();
     let attacked = if castling != 0 || king_targets.count_ones() > 2 {
@@ -339,28 +340,6 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     if let Some(to) = pos.en_passant() {
         en_passant(b, a, t, &board, to, king, sink);
     }
-}
-
-/// The castling rooks of `rooks` (on rank 1) whose king and rook paths are empty but for the two.
-/// A side has at most one castling rook on each side of its king (`from_fen` refuses a second), so
-/// the lowest and the highest rook are all of them (the same rook when there is one): two lookups
-/// and no loop.
-#[inline(always)]
-fn clear_castling_paths(t: &Tables, rooks: u64, king: Square, occupied: u64) -> u64 {
-    debug_assert!(rooks.count_ones() <= 2, "at most two castling rooks a side");
-    if rooks == 0 {
-        return 0;
-    }
-    let clear = |rook: Square| {
-        if t.castling(king, rook).must_be_empty & occupied == 0 {
-            rook.bit()
-        } else {
-            0
-        }
-    };
-    let lowest = Square::from_index_masked(rooks.trailing_zeros());
-    let highest = Square::from_index_masked(63 - rooks.leading_zeros());
-    clear(lowest) | clear(highest)
 }
 
 /// Pushes, double pushes, captures and promotions of `pawns`, targets limited to `mask`.
