@@ -17,7 +17,7 @@ use std::ops::Deref;
 
 use qbb::{Backend, Direction, PieceSets, PieceType, Quad, SliderPosition, Square, Squares};
 
-use crate::attack_source::{AttackSource, KingLines, TableAttacks};
+use crate::attack_source::{AttackSource, KingLines, SliderThreats, TableAttacks};
 use crate::attacks::{Tables, tables};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, RANK_1, TypeBits, behind};
@@ -294,14 +294,51 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     } else {
         threats.block
     };
-    let pinned = threats.pinned;
+    // The usual node, in no check and with no piece pinned, has a copy of its own in which the
+    // check mask (every square) and the pinned set (none) are constants: the compiler drops
+    // their masks and the pinned pieces' code from it.
+    if checkers == 0 && threats.pinned == 0 {
+        non_king_moves::<B, A, S, CAPTURES>(b, a, t, &board, &threats, sink, !0, 0);
+    } else {
+        non_king_moves::<B, A, S, CAPTURES>(
+            b,
+            a,
+            t,
+            &board,
+            &threats,
+            sink,
+            check_mask,
+            threats.pinned,
+        );
+    }
+
+    if let Some(to) = pos.en_passant() {
+        en_passant(b, a, t, &board, to, king, sink);
+    }
+}
+
+/// The moves of every piece but the king, targets limited to `check_mask`, the `pinned` pieces
+/// along their pin lines.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn non_king_moves<B: Backend, A: AttackSource, S: Sink, const CAPTURES: bool>(
+    b: B,
+    a: A,
+    t: &Tables,
+    board: &RelativeSets,
+    threats: &SliderThreats,
+    sink: &mut S,
+    check_mask: u64,
+    pinned: u64,
+) {
+    let (us, them, occupied) = (board.us, board.them, board.occupied);
 
     let targets = !us & check_mask & if CAPTURES { them } else { !0 };
 
     for from in Squares(board.knights & us & !pinned) {
         sink.piece_moves(PieceType::Knight, from, t.knight[from] & targets);
     }
-    let pin_line = |from: Square| a.pin_line(b, t, &threats, from);
+    let pin_line = |from: Square| a.pin_line(b, t, threats, from);
     // Sliders: the free ones without a test per piece; the pinned ones come last.
     let sliders = [
         (PieceType::Bishop, board.bishops & us),
@@ -335,10 +372,6 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
             let mask = check_mask & pin_line(from);
             pawn_moves::<S, CAPTURES>(sink, from.bit(), board.them, !occupied, mask);
         }
-    }
-
-    if let Some(to) = pos.en_passant() {
-        en_passant(b, a, t, &board, to, king, sink);
     }
 }
 
