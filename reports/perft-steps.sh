@@ -27,7 +27,7 @@ steps=(
     "ce3cd45|the last two plies counted in one function"
     "700f152|pinned sliders and pawns behind one test"
     "35cf45e|unkeyed moves skip the castling key's loop"
-    "bfaea32|castling and busy kings read one map of the opponent's attacks"
+    "62f29a8|castling and busy kings read one map of the opponent's attacks"
     "a05fdb2|promotions only with a pawn on the seventh rank"
     "927b5d6|checks and pins from the snipers alone"
     "bd44238|avx2 plane masks from a table (move delta)"
@@ -35,6 +35,10 @@ steps=(
     "8fa2aac|castling generated next to the king's moves"
     "a5701c6|without bulk counting, the last two plies in one function"
     "8ce74c6|perft with and without bulk counting compiled apart"
+    "16cfc75|one array of children per node, not one per batch"
+    "41b68f7|pawns split at the seventh rank: no rank-8 masks"
+    "2b8e565|castling paths from one lookup of rank 1"
+    "9a0df86|a copy of the generator for nodes in no check and with no pin"
 )
 kiwipete='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
 # name | depth | FEN (empty: the start position) | bulk or no-bulk | leaves
