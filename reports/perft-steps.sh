@@ -48,6 +48,13 @@ runs=(
     "startpos d4 no-bulk|4||no-bulk|197281"
 )
 
+# Every step's commit must be in this clone's history: say which is missing before any build.
+for step in "${steps[@]}"; do
+    commit=${step%%|*}
+    git cat-file -e "$commit^{commit}" 2>/dev/null ||
+        { echo "perft-steps: commit $commit (${step#*|}) is not in this repository's history" >&2; exit 1; }
+done
+
 target=$repo/target/perft-steps
 tree=$(mktemp -d)
 trap 'git worktree remove --force "$tree" >/dev/null 2>&1 || true; rm -rf "$tree"' EXIT
