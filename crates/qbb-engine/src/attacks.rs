@@ -19,7 +19,7 @@
 use std::ops::{Index, IndexMut};
 use std::sync::LazyLock;
 
-use qbb::{Backend, BackendKind, Square};
+use qbb::{Backend, BackendKind, Square, Squares};
 
 /// Backends whose token proves that the CPU has BMI2: their feature list includes it, and their
 /// `new` returns a token only where every feature of the list is present.
@@ -135,6 +135,8 @@ pub(crate) struct Tables {
     /// Empty-board rook and bishop rays (without the square itself).
     pub rook_rays: BySquare<u64>,
     pub bishop_rays: BySquare<u64>,
+    /// Per king square: the lines through the squares around it.
+    pub king_reach: BySquare<Reach>,
     /// Per square: rank, file, diagonal, anti-diagonal (obstruction difference).
     lines: BySquare<[LineMasks; 4]>,
     /// PEXT tables: per square the relevant-blocker mask and the offset of its block.
@@ -145,6 +147,17 @@ pub(crate) struct Tables {
     /// By king file and the occupancy of rank 1: the pieces of rank 1 that, were they castling
     /// rooks, would find their castling paths empty (but for king and rook), as a rank-1 set.
     castle_clear: [[u8; 256]; 8],
+    /// By king file: the lines through the squares around the king and through both castling
+    /// paths the king may take.
+    castle_reach: [Reach; 8],
+}
+
+/// The lines through a set of squares, rook-like and bishop-like: only a slider on one of them
+/// (a slider of the matching kind) can attack a square of the set.
+#[derive(Copy, Clone, Default)]
+pub(crate) struct Reach {
+    pub orth: u64,
+    pub diag: u64,
 }
 
 /// What castling with a king and a rook on rank 1 needs.
@@ -301,6 +314,8 @@ impl Tables {
             bishop_pext: PextTable::build(&BISHOP_DIRS),
             castle_paths: [[CastlePath::default(); 8]; 8],
             castle_clear: [[0; 256]; 8],
+            king_reach: BySquare([Reach::default(); 64]),
+            castle_reach: [Reach::default(); 8],
         });
         let span = |a: usize, z: usize| (a.min(z)..=a.max(z)).fold(0u64, |acc, sq| acc | 1 << sq);
         for king in 0..8 {
@@ -347,6 +362,20 @@ impl Tables {
                 }
             }
         }
+        let reach = |t: &Tables, squares: u64| {
+            Squares(squares).fold(Reach::default(), |reach, sq| Reach {
+                orth: reach.orth | t.rook_rays[sq],
+                diag: reach.diag | t.bishop_rays[sq],
+            })
+        };
+        for sq in Square::all() {
+            t.king_reach[sq] = reach(&t, t.king[sq]);
+        }
+        for king in 0..8 {
+            let square = Square::from_index_masked(king as u32);
+            let paths = span(king, 2) | span(king, 6);
+            t.castle_reach[king] = reach(&t, t.king[square] | paths);
+        }
         t
     }
 
@@ -362,6 +391,13 @@ impl Tables {
     #[inline(always)]
     pub fn castling_clear(&self, king: Square, occupied: u64) -> u64 {
         u64::from(self.castle_clear[usize::from(king.file())][(occupied & 0xFF) as usize])
+    }
+
+    /// The lines through the squares around our king on rank 1 and through both castling paths
+    /// it may take.
+    #[inline(always)]
+    pub fn castle_reach(&self, king: Square) -> Reach {
+        self.castle_reach[usize::from(king.file())]
     }
 
     /// The squares a rook on `sq` attacks with `occupied` blocking.
@@ -515,6 +551,30 @@ mod tests {
         );
         // Only the rank's bits are read.
         assert_eq!(t.castling_clear(Square::E1, 0x91 | 0xFF00), 0x81);
+    }
+
+    /// A slider is in a reach exactly when, on an empty board, it attacks a square of the set.
+    #[test]
+    fn reach_tables() {
+        let t = tables();
+        let sq = |name: &str| name.parse::<Square>().unwrap();
+        let covers = |reach: Reach, squares: u64| {
+            Square::all().all(|s| {
+                (reach.orth & s.bit() != 0) == (t.rook_rays[s] & squares != 0)
+                    && (reach.diag & s.bit() != 0) == (t.bishop_rays[s] & squares != 0)
+            })
+        };
+        for king in Square::all() {
+            assert!(covers(t.king_reach[king], t.king[king]), "king on {king}");
+        }
+        // King e1: c1 to g1 and the squares around the king. A rook on d8 or a bishop on a6
+        // reaches them, a rook on a8 or a bishop on c8 does not.
+        let reach = t.castle_reach(Square::E1);
+        assert!(covers(reach, 0x7C | t.king[Square::E1]));
+        assert_ne!(reach.orth & sq("d8").bit(), 0);
+        assert_ne!(reach.diag & sq("a6").bit(), 0);
+        assert_eq!(reach.orth & Square::A8.bit(), 0);
+        assert_eq!(reach.diag & sq("c8").bit(), 0);
     }
 
     /// Exactly the backends whose feature list includes bmi2 give the proof.

@@ -18,7 +18,7 @@ use std::ops::Deref;
 use qbb::{Backend, Direction, PieceSets, PieceType, Quad, SliderPosition, Square, Squares};
 
 use crate::attack_source::{AttackSource, KingLines, SliderThreats, TableAttacks};
-use crate::attacks::{Tables, tables};
+use crate::attacks::{Reach, Tables, tables};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, RANK_1, TypeBits, behind};
 
@@ -190,8 +190,10 @@ impl RelativeSets {
             || (a.bishop(b, t, sq, occupied) & (self.bishops | self.queens) & them) != 0
     }
 
-    /// Every square the opponent attacks, with `occupied` blocking the rays: its sliders from
-    /// `a`, its knights, pawns and king from the tables.
+    /// The squares the opponent attacks, with `occupied` blocking the rays: its sliders from
+    /// `a`, its knights, pawns and king from the tables. Only the sliders on the lines of `reach`
+    /// are asked: the answer is exact on the squares the reach was made of (the king's, the
+    /// castling paths'), and may miss attacks elsewhere.
     #[inline(always)]
     fn attacked_set<B: Backend, A: AttackSource>(
         &self,
@@ -199,10 +201,11 @@ impl RelativeSets {
         a: A,
         t: &Tables,
         occupied: u64,
+        reach: Reach,
     ) -> u64 {
         let them = self.them;
-        let orth = (self.rooks | self.queens) & them;
-        let diag = (self.bishops | self.queens) & them;
+        let orth = (self.rooks | self.queens) & them & reach.orth;
+        let diag = (self.bishops | self.queens) & them & reach.diag;
         let mut attacked = a.sliders(b, t, orth, diag, occupied);
         for sq in Squares(self.knights & them) {
             attacked |= t.knight[sq];
@@ -259,9 +262,10 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     // King moves: any square not attacked once the king has left its square (so that it cannot
     // hide on the ray of a slider that checks it). Castling: the castling rooks whose paths are
     // empty, one lookup by the king's file and rank 1's occupancy (`Tables::castling_clear`).
-    // Castling's paths, or more than two king squares, take one map of every square the opponent
+    // Castling's paths, or more than two king squares, take one map of the squares the opponent
     // attacks; fewer are asked about one by one (a map for every king move made the start
-    // position's perft run more instructions than it saved).
+    // position's perft run more instructions than it saved). The map asks only the sliders on a
+    // line through the squares it is read on (`Reach`): the king's and the castling paths'.
     let king_targets = t.king[king] & !us & if CAPTURES { them } else { !0 };
     let castling = if CAPTURES || checkers != 0 {
         0
@@ -270,7 +274,12 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     };
     let without_king = occupied ^ king.bit();
     let attacked = if castling != 0 || king_targets.count_ones() > 2 {
-        board.attacked_set(b, a, t, without_king)
+        let reach = if castling != 0 {
+            t.castle_reach(king)
+        } else {
+            t.king_reach[king]
+        };
+        board.attacked_set(b, a, t, without_king, reach)
     } else {
         Squares(king_targets)
             .filter(|&to| board.attacked(b, a, t, to, without_king))
