@@ -24,6 +24,7 @@ pub mod bench;
 pub mod datagen;
 pub mod eval;
 mod fen;
+mod lanes;
 mod movegen;
 mod moves;
 pub mod nnue;

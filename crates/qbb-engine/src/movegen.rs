@@ -24,8 +24,8 @@ use crate::position::{Position, RANK_1, TypeBits, behind};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
-const RANK_3: u64 = 0xFF << 16;
-const RANK_7: u64 = 0xFF << 48;
+pub(crate) const RANK_3: u64 = 0xFF << 16;
+pub(crate) const RANK_7: u64 = 0xFF << 48;
 
 /// Where generated moves go.
 pub(crate) trait Sink {
@@ -162,8 +162,13 @@ pub(crate) struct RelativeSets {
 impl RelativeSets {
     #[inline(always)]
     pub fn new<B: Backend>(b: B, quad: &Quad) -> RelativeSets {
+        RelativeSets::of(b.piece_sets(quad))
+    }
+
+    /// The sets of a relative quad, named.
+    #[inline(always)]
+    pub fn of(sets: PieceSets) -> RelativeSets {
         // In relative orientation the backend's "black" (plane 0) is the side to move.
-        let sets = b.piece_sets(quad);
         RelativeSets {
             us: sets.black & sets.occupied,
             them: sets.white,
@@ -253,6 +258,37 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
 ) {
     let t = tables();
     let board = RelativeSets::new(b, &pos.quad);
+    let node = king_moves::<B, A, S, CAPTURES>(b, a, t, pos, &board, sink);
+    other_moves::<B, A, S, CAPTURES>(b, a, t, pos, &board, &node, sink);
+}
+
+/// What the king's moves find out about a node, which the other pieces' moves need.
+pub(crate) struct KingNode {
+    king: Square,
+    threats: SliderThreats,
+    /// The enemy knights and pawns that give check.
+    leapers: u64,
+    checkers: u64,
+}
+
+impl KingNode {
+    /// In no check and with no piece pinned: every other piece may go wherever it attacks.
+    #[inline(always)]
+    pub(crate) fn is_free(&self) -> bool {
+        self.checkers == 0 && self.threats.pinned == 0
+    }
+}
+
+/// The king's moves and castling into `sink`; the checks and pins they found.
+#[inline(always)]
+pub(crate) fn king_moves<B: Backend, A: AttackSource, S: Sink, const CAPTURES: bool>(
+    b: B,
+    a: A,
+    t: &Tables,
+    pos: &Position,
+    board: &RelativeSets,
+    sink: &mut S,
+) -> KingNode {
     let (us, them, occupied) = (board.us, board.them, board.occupied);
     let king = Square::from_index_masked((board.kings & us).trailing_zeros());
     let threats = a.threats(b, t, board.king_lines(king));
@@ -289,9 +325,34 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     // Castling next, while the map is at hand: left to the end of the generator, the map had to
     // stay live across all of it.
     for rook in Squares(castling) {
-        castle(b, a, t, &board, king, rook, attacked, sink);
+        castle(b, a, t, board, king, rook, attacked, sink);
     }
+    KingNode {
+        king,
+        threats,
+        leapers,
+        checkers,
+    }
+}
 
+/// The moves of every piece but the king, en passant included, into `sink`, after
+/// [`king_moves`] found `node`.
+#[inline(always)]
+pub(crate) fn other_moves<B: Backend, A: AttackSource, S: Sink, const CAPTURES: bool>(
+    b: B,
+    a: A,
+    t: &Tables,
+    pos: &Position,
+    board: &RelativeSets,
+    node: &KingNode,
+    sink: &mut S,
+) {
+    let KingNode {
+        king,
+        ref threats,
+        leapers,
+        checkers,
+    } = *node;
     if checkers & checkers.wrapping_sub(1) != 0 {
         return; // double check: only the king moves
     }
@@ -306,15 +367,15 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     // The usual node, in no check and with no piece pinned, has a copy of its own in which the
     // check mask (every square) and the pinned set (none) are constants: the compiler drops
     // their masks and the pinned pieces' code from it.
-    if checkers == 0 && threats.pinned == 0 {
-        non_king_moves::<B, A, S, CAPTURES>(b, a, t, &board, &threats, sink, !0, 0);
+    if node.is_free() {
+        non_king_moves::<B, A, S, CAPTURES>(b, a, t, board, threats, sink, !0, 0);
     } else {
         non_king_moves::<B, A, S, CAPTURES>(
             b,
             a,
             t,
-            &board,
-            &threats,
+            board,
+            threats,
             sink,
             check_mask,
             threats.pinned,
@@ -322,7 +383,7 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     }
 
     if let Some(to) = pos.en_passant() {
-        en_passant(b, a, t, &board, to, king, sink);
+        en_passant(b, a, t, board, to, king, sink);
     }
 }
 

@@ -18,6 +18,7 @@ use std::hint::black_box;
 use qbb::Backend;
 
 use crate::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
+use crate::lanes::{LANES, count_batch};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
@@ -50,8 +51,9 @@ pub fn perft_with<B: Backend>(
 /// counting): chosen by timing batches of 1, 2, 4 and 8 with `qbb perft 6` (the commit that set
 /// it gives the figures); 8 was the fastest, a little ahead of 4. Timed again when the quiet
 /// node got its own copy of the generator, 4, 8 and 16 came within 2 % of one another (the
-/// commit that says so gives the figures).
-const CHILDREN_BATCH: usize = 8;
+/// commit that says so gives the figures). It is also the number of lanes the avx512 backend
+/// counts at once (`lanes.rs`).
+const CHILDREN_BATCH: usize = LANES;
 
 // ANCHOR: perft
 /// Leaf nodes of the legal move tree of `pos` to `depth` plies, attacks from `a`, the last ply
@@ -101,19 +103,16 @@ fn perft_by<B: Backend, A: AttackSource, const BULK: bool>(
                 // One array for all the batches: a new one per batch cost eight copies of the
                 // parent before any child was made.
                 let mut children = [*pos; CHILDREN_BATCH];
-                return moves
-                    .as_slice()
-                    .chunks(CHILDREN_BATCH)
-                    .map(|batch| {
-                        for (child, &mv) in children.iter_mut().zip(batch) {
-                            *child = pos.make_move_unkeyed(b, mv);
-                        }
-                        children[..batch.len()]
-                            .iter()
-                            .map(|child| child.count_moves_by(b, a))
-                            .sum::<u64>()
-                    })
-                    .sum();
+                // A loop, not an iterator: once the count of a batch grew large, the library's
+                // closures inside `map` and `sum` no longer inlined into the feature region.
+                let mut nodes = 0;
+                for batch in moves.as_slice().chunks(CHILDREN_BATCH) {
+                    for (child, &mv) in children.iter_mut().zip(batch) {
+                        *child = pos.make_move_unkeyed(b, mv);
+                    }
+                    nodes += count_batch(b, a, &children[..batch.len()]);
+                }
+                return nodes;
             }
             moves
                 .iter()
