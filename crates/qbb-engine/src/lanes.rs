@@ -142,6 +142,7 @@ impl LaneSets {
         })
     }
 
+    // ANCHOR: free_moves
     /// The moves of the knights, sliders and pawns of the lanes in `free` (whose nodes have no
     /// check and no pin), summed over the lanes.
     #[inline(always)]
@@ -200,6 +201,7 @@ impl LaneSets {
         }
         counts.0.iter().sum()
     }
+    // ANCHOR_END: free_moves
 }
 
 /// How many of `targets` the `knights` reach with the jump that shifts a square's index by
