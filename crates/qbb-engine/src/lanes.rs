@@ -34,7 +34,7 @@ pub(crate) const LANES: usize = 8;
 
 /// One bitboard per child of the batch.
 #[derive(Copy, Clone, PartialEq, Eq)]
-pub(crate) struct Lanes([u64; LANES]);
+struct Lanes([u64; LANES]);
 
 impl Lanes {
     const ZERO: Lanes = Lanes([0; LANES]);

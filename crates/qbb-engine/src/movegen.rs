@@ -8,7 +8,9 @@
 //! capture) ask whether a square is attacked.
 //!
 //! The generator hands sets of targets to a [`Sink`]: one sink writes moves into a list, another
-//! only counts them (perft's bulk counting at the last ply: a popcount per piece).
+//! only counts them (perft's bulk counting at the last ply: a popcount per piece). It is two
+//! halves, [`king_moves`] and [`other_moves`], so that `lanes.rs` can count the other pieces of
+//! a batch of children at once and leave the rest to them.
 //!
 //! Slider attacks, the slider checks and the pins come from an [`AttackSource`]: the engine's
 //! tables, or the backend's set-wise routines (see `attack_source.rs`).
