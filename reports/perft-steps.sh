@@ -40,7 +40,7 @@ steps=(
     "2b8e565|castling paths from one lookup of rank 1"
     "9a0df86|a copy of the generator for nodes in no check and with no pin"
     "f0b8fc9|the map of the opponent's attacks from the sliders that can reach"
-    "9dabd68|a batch as lanes on avx512; on avx2 a for loop over the batches"
+    "9b1b361|a batch as lanes on avx512; on avx2 a for loop over the batches"
 )
 kiwipete='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
 # name | depth | FEN (empty: the start position) | bulk or no-bulk | leaves
