@@ -21,6 +21,7 @@
 
 use std::ops::{Add, BitAnd, BitOr, BitXor, Not};
 
+use qbb::backend::scalar::piece_sets_of;
 use qbb::direction::{FILE_A, FILE_H, NOT_A, NOT_AB, NOT_GH, NOT_H};
 use qbb::{Backend, BackendKind, Direction, PieceSets};
 
@@ -85,60 +86,36 @@ impl Not for Lanes {
     }
 }
 
-/// The piece sets of the batch's children: catalogue row 3's formulas (the scalar reference's),
-/// lane by lane.
-struct LaneSets {
-    black: Lanes,
-    white: Lanes,
-    occupied: Lanes,
-    odd: Lanes,
-    pawns: Lanes,
-    knights: Lanes,
-    bishops: Lanes,
-    rooks: Lanes,
-    queens: Lanes,
-    kings: Lanes,
-}
+/// The piece sets of the batch's children: the scalar reference's formulas (catalogue row 3)
+/// run on the lanes, once for the batch.
+struct LaneSets(PieceSets<Lanes>);
 
 impl LaneSets {
     /// The sets of `children`'s quads; lanes past the last child are empty boards.
     #[inline(always)]
     fn new(children: &[Position]) -> LaneSets {
-        let [bb0, bb1, bb2, bb3] = std::array::from_fn(|p| {
+        LaneSets(piece_sets_of(std::array::from_fn(|p| {
             Lanes(std::array::from_fn(|i| {
                 children.get(i).map_or(0, |child| child.quad.bb[p])
             }))
-        });
-        let occupied = bb1 | bb2 | bb3;
-        let odd = bb1 ^ bb2 ^ bb3; // pawn, knight or rook
-        LaneSets {
-            black: bb0,
-            white: bb0 ^ occupied,
-            occupied,
-            odd,
-            pawns: odd & bb1,
-            knights: odd & bb2,
-            bishops: bb1 & bb2,
-            rooks: odd & bb3,
-            queens: bb1 & bb3,
-            kings: bb2 & bb3,
-        }
+        })))
     }
 
     /// Child `i`'s sets, named from its side.
     #[inline(always)]
     fn child(&self, i: usize) -> RelativeSets {
+        let sets = &self.0;
         RelativeSets::of(PieceSets {
-            black: self.black.0[i],
-            white: self.white.0[i],
-            occupied: self.occupied.0[i],
-            odd: self.odd.0[i],
-            pawns: self.pawns.0[i],
-            knights: self.knights.0[i],
-            bishops: self.bishops.0[i],
-            rooks: self.rooks.0[i],
-            queens: self.queens.0[i],
-            kings: self.kings.0[i],
+            black: sets.black.0[i],
+            white: sets.white.0[i],
+            occupied: sets.occupied.0[i],
+            odd: sets.odd.0[i],
+            pawns: sets.pawns.0[i],
+            knights: sets.knights.0[i],
+            bishops: sets.bishops.0[i],
+            rooks: sets.rooks.0[i],
+            queens: sets.queens.0[i],
+            kings: sets.kings.0[i],
         })
     }
 
@@ -147,17 +124,18 @@ impl LaneSets {
     /// check and no pin), summed over the lanes.
     #[inline(always)]
     fn free_moves(&self, free: Lanes) -> u64 {
+        let sets = &self.0;
         // Relative orientation: "black" (plane 0) is the side to move.
-        let us = self.black & self.occupied;
-        let them = self.white;
+        let us = sets.black & sets.occupied;
+        let them = sets.white;
         let targets = !us;
-        let empty = !self.occupied;
+        let empty = !sets.occupied;
         let ours = us & free;
         let mut counts = Lanes::ZERO;
 
         // Each jump and each direction written out: as loops over a table, the compiler kept
         // the loops, with each pass's shift read at run time.
-        let knights = self.knights & ours;
+        let knights = sets.knights & ours;
         counts = counts
             + jump(knights, 17, NOT_A, targets)
             + jump(knights, 15, NOT_H, targets)
@@ -168,8 +146,8 @@ impl LaneSets {
             + jump(knights, -15, NOT_A, targets)
             + jump(knights, -17, NOT_H, targets);
 
-        let orth = (self.rooks | self.queens) & ours;
-        let diag = (self.bishops | self.queens) & ours;
+        let orth = (sets.rooks | sets.queens) & ours;
+        let diag = (sets.bishops | sets.queens) & ours;
         counts = counts
             + slide(orth, empty, Direction::North, targets)
             + slide(orth, empty, Direction::East, targets)
@@ -182,7 +160,7 @@ impl LaneSets {
 
         // Pawns as the generator's `pawn_moves` takes them: those on the seventh rank promote,
         // four moves per square.
-        let pawns = self.pawns & ours;
+        let pawns = sets.pawns & ours;
         let (pawns, promoting) = (pawns & Lanes::splat(!RANK_7), pawns & Lanes::splat(RANK_7));
         let west = |pawns: Lanes| (pawns & Lanes::splat(!FILE_A)).shift(7) & them;
         let east = |pawns: Lanes| (pawns & Lanes::splat(!FILE_H)).shift(9) & them;

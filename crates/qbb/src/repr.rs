@@ -40,19 +40,22 @@ pub struct HexSets(pub [u64; 16]);
 /// `white = bb0 ^ occupied`, `pawns = odd & bb1`, `knights = odd & bb2`, `bishops = bb1 & bb2`,
 /// `rooks = odd & bb3`, `queens = bb1 & bb3`, `kings = bb2 & bb3`. (On random planes these sets may
 /// overlap: code 15 is a "bishop", a "queen" and a "king"; code 1 is "black" but not occupied.)
+///
+/// The sets are bitboards (`u64`); the formulas also run on other types of bitboard, such as the
+/// engine's lanes of several boards at once (`qbb::backend::scalar::piece_sets_of`).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 #[repr(C, align(16))]
-pub struct PieceSets {
-    pub black: u64,
-    pub white: u64,
-    pub occupied: u64,
-    pub odd: u64,
-    pub pawns: u64,
-    pub knights: u64,
-    pub bishops: u64,
-    pub rooks: u64,
-    pub queens: u64,
-    pub kings: u64,
+pub struct PieceSets<T = u64> {
+    pub black: T,
+    pub white: T,
+    pub occupied: T,
+    pub odd: T,
+    pub pawns: T,
+    pub knights: T,
+    pub bishops: T,
+    pub rooks: T,
+    pub queens: T,
+    pub kings: T,
 }
 
 impl PieceSets {

@@ -4,7 +4,8 @@
 //! One file per group of the catalogue (`square`, `sets`, `mailbox`, `moves`, `fills`,
 //! `attacks`, `counting`, `nibbles`, `boards`, `hash`), each routine a function of the routine's
 //! name; the trait methods below are generated from the routine table and call them. The
-//! helpers the chapters also show, [`occluded_fill`] and [`ray_attacks`], stay public.
+//! helpers the chapters also show, [`occluded_fill`], [`ray_attacks`] and [`piece_sets_of`], stay
+//! public.
 
 mod attacks;
 mod boards;
@@ -20,6 +21,7 @@ mod square;
 
 pub use attacks::ray_attacks;
 pub use fills::occluded_fill;
+pub use sets::piece_sets_of;
 
 use crate::backend::{Backend, BackendKind, forward_to_fns};
 use crate::routine::Routine;
