@@ -101,14 +101,15 @@ fn perft_by<B: Backend, A: AttackSource, const BULK: bool>(
                 // make's chain (load the move, build the delta, xor, flip) but from a board made
                 // earlier (`CHILDREN_BATCH` says how it was timed).
                 // One array for all the batches: a new one per batch cost eight copies of the
-                // parent before any child was made.
-                let mut children = [*pos; CHILDREN_BATCH];
+                // parent before any child was made. Its slots hold what the children share (key,
+                // clocks, side), so that making a child writes only the rest.
+                let mut children = [pos.unkeyed_child_slot(); CHILDREN_BATCH];
                 // A loop, not an iterator: once the count of a batch grew large, the library's
                 // closures inside `map` and `sum` no longer inlined into the feature region.
                 let mut nodes = 0;
                 for batch in moves.as_slice().chunks(CHILDREN_BATCH) {
                     for (child, &mv) in children.iter_mut().zip(batch) {
-                        *child = pos.make_move_unkeyed(b, mv);
+                        pos.make_move_unkeyed_into(b, mv, child);
                     }
                     nodes += count_batch(b, a, &children[..batch.len()]);
                 }

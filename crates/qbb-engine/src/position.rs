@@ -306,6 +306,29 @@ impl Position {
         self.play::<B, false>(b, mv).0
     }
 
+    /// What every unkeyed child of this position shares (the key, the clocks and the Chess960
+    /// flag are this position's, the side to move is the other), with this board and these
+    /// rights as placeholders: a slot for [`Position::make_move_unkeyed_into`].
+    #[inline(always)]
+    pub(crate) fn unkeyed_child_slot(&self) -> Position {
+        Position {
+            side: self.side.other(),
+            ..*self
+        }
+    }
+
+    /// [`Position::make_move_unkeyed`] into `child`, a slot of this position
+    /// ([`Position::unkeyed_child_slot`], or an unkeyed child made before): only what differs
+    /// between siblings is written, the board, the castling rights and the en-passant file.
+    #[inline(always)]
+    pub(crate) fn make_move_unkeyed_into<B: Backend>(&self, b: B, mv: Move, child: &mut Position) {
+        debug_assert!(child.side != self.side && child.hash == self.hash);
+        let made = self.play::<B, false>(b, mv).0;
+        child.quad = made.quad;
+        child.castle_rooks = made.castle_rooks;
+        child.ep_file = made.ep_file;
+    }
+
     /// Plays `mv`, updating the Zobrist key and the move clocks if `KEYED`: the child and the
     /// move's delta quad on this board.
     #[inline(always)]
