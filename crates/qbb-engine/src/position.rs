@@ -322,7 +322,13 @@ impl Position {
     /// between siblings is written, the board, the castling rights and the en-passant file.
     #[inline(always)]
     pub(crate) fn make_move_unkeyed_into<B: Backend>(&self, b: B, mv: Move, child: &mut Position) {
-        debug_assert!(child.side != self.side && child.hash == self.hash);
+        debug_assert!(
+            child.side != self.side
+                && (child.hash, child.halfmove, child.fullmove)
+                    == (self.hash, self.halfmove, self.fullmove)
+                && child.chess960 == self.chess960,
+            "not a slot of this position"
+        );
         let made = self.play::<B, false>(b, mv).0;
         child.quad = made.quad;
         child.castle_rooks = made.castle_rooks;
