@@ -34,6 +34,7 @@ mod position;
 pub mod score;
 pub mod search;
 mod see;
+mod siblings;
 pub mod time;
 pub mod tt;
 pub mod uci;

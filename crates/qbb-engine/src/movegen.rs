@@ -223,6 +223,45 @@ impl RelativeSets {
         attacked | t.king[Square::from_index_masked((self.kings & them).trailing_zeros())]
     }
 
+    /// These sets after the opponent's piece of type `kind` moved between the two squares of
+    /// `squares`, capturing nothing.
+    #[inline(always)]
+    pub fn after_their_move(mut self, kind: PieceType, squares: u64) -> RelativeSets {
+        self.them ^= squares;
+        let sets = &mut self.sets;
+        sets.white ^= squares;
+        sets.occupied ^= squares;
+        // `odd` holds the types whose codes have an odd number of type bits.
+        match kind {
+            PieceType::Pawn => {
+                sets.pawns ^= squares;
+                sets.odd ^= squares;
+            }
+            PieceType::Knight => {
+                sets.knights ^= squares;
+                sets.odd ^= squares;
+            }
+            PieceType::Bishop => sets.bishops ^= squares,
+            PieceType::Rook => {
+                sets.rooks ^= squares;
+                sets.odd ^= squares;
+            }
+            PieceType::Queen => sets.queens ^= squares,
+            PieceType::King => sets.kings ^= squares,
+        }
+        self
+    }
+
+    /// Our bishops, rooks and queens, each set with its type.
+    #[inline(always)]
+    fn our_sliders(&self) -> [(PieceType, u64); 3] {
+        [
+            (PieceType::Bishop, self.bishops & self.us),
+            (PieceType::Rook, self.rooks & self.us),
+            (PieceType::Queen, self.queens & self.us),
+        ]
+    }
+
     /// Our king and the sliders as `checks_and_pins` reads them: index 0 = us, 1 = them.
     #[inline(always)]
     fn king_lines(&self, king: Square) -> KingLines {
@@ -281,7 +320,8 @@ impl KingNode {
     }
 }
 
-/// The king's moves and castling into `sink`; the checks and pins they found.
+/// The king's moves and castling into `sink`; the checks and pins they found. Of `pos` only the
+/// castling rights are read (the board is `board`).
 #[inline(always)]
 pub(crate) fn king_moves<B: Backend, A: AttackSource, S: Sink, const CAPTURES: bool>(
     b: B,
@@ -338,7 +378,8 @@ pub(crate) fn king_moves<B: Backend, A: AttackSource, S: Sink, const CAPTURES: b
 }
 
 /// The moves of every piece but the king, en passant included, into `sink`, after
-/// [`king_moves`] found `node`.
+/// [`king_moves`] found `node`. Of `pos` only the en-passant square is read (the board is
+/// `board`).
 #[inline(always)]
 pub(crate) fn other_moves<B: Backend, A: AttackSource, S: Sink, const CAPTURES: bool>(
     b: B,
@@ -407,49 +448,78 @@ fn non_king_moves<B: Backend, A: AttackSource, S: Sink, const CAPTURES: bool>(
 
     let targets = !us & check_mask & if CAPTURES { them } else { !0 };
 
-    for from in Squares(board.knights & us & !pinned) {
-        sink.piece_moves(PieceType::Knight, from, t.knight[from] & targets);
-    }
-    let pin_line = |from: Square| a.pin_line(b, t, threats, from);
+    knight_moves(t, board.knights & us & !pinned, targets, sink);
     // Sliders: the free ones without a test per piece; the pinned ones come last.
-    let sliders = [
-        (PieceType::Bishop, board.bishops & us),
-        (PieceType::Rook, board.rooks & us),
-        (PieceType::Queen, board.queens & us),
-    ];
-    let attacks = |kind: PieceType, from: Square| match kind {
-        PieceType::Bishop => a.bishop(b, t, from, occupied),
-        PieceType::Rook => a.rook(b, t, from, occupied),
-        _ => a.rook(b, t, from, occupied) | a.bishop(b, t, from, occupied),
-    };
-    for (kind, set) in sliders {
-        for from in Squares(set & !pinned) {
-            sink.piece_moves(kind, from, attacks(kind, from) & targets);
-        }
-    }
+    slider_moves(b, a, t, board, !pinned, targets, sink);
 
     // Pawns: the unpinned ones set-wise.
     let pawns = board.pawns & us;
-    pawn_moves::<S, CAPTURES>(sink, pawns & !pinned, board.them, !occupied, check_mask);
+    pawn_moves::<S, CAPTURES>(sink, pawns & !pinned, them, !occupied, check_mask);
 
     // The pinned sliders and pawns, each along its pin line; one test skips them all when
     // nothing is pinned.
     if pinned != 0 {
-        for (kind, set) in sliders {
+        for (kind, set) in board.our_sliders() {
             for from in Squares(set & pinned) {
-                sink.piece_moves(kind, from, attacks(kind, from) & targets & pin_line(from));
+                let line = a.pin_line(b, t, threats, from);
+                let attacks = slider_attacks(b, a, t, kind, from, occupied);
+                sink.piece_moves(kind, from, attacks & targets & line);
             }
         }
         for from in Squares(pawns & pinned) {
-            let mask = check_mask & pin_line(from);
-            pawn_moves::<S, CAPTURES>(sink, from.bit(), board.them, !occupied, mask);
+            let mask = check_mask & a.pin_line(b, t, threats, from);
+            pawn_moves::<S, CAPTURES>(sink, from.bit(), them, !occupied, mask);
         }
+    }
+}
+
+/// The moves of our `knights` to `targets`.
+#[inline(always)]
+pub(crate) fn knight_moves<S: Sink>(t: &Tables, knights: u64, targets: u64, sink: &mut S) {
+    for from in Squares(knights) {
+        sink.piece_moves(PieceType::Knight, from, t.knight[from] & targets);
+    }
+}
+
+/// The moves of our sliders on the squares of `among` to `targets`, with no pin line.
+#[inline(always)]
+pub(crate) fn slider_moves<B: Backend, A: AttackSource, S: Sink>(
+    b: B,
+    a: A,
+    t: &Tables,
+    board: &RelativeSets,
+    among: u64,
+    targets: u64,
+    sink: &mut S,
+) {
+    for (kind, set) in board.our_sliders() {
+        for from in Squares(set & among) {
+            let attacks = slider_attacks(b, a, t, kind, from, board.occupied);
+            sink.piece_moves(kind, from, attacks & targets);
+        }
+    }
+}
+
+/// The squares a slider of type `kind` on `from` attacks, `occupied` blocking.
+#[inline(always)]
+fn slider_attacks<B: Backend, A: AttackSource>(
+    b: B,
+    a: A,
+    t: &Tables,
+    kind: PieceType,
+    from: Square,
+    occupied: u64,
+) -> u64 {
+    match kind {
+        PieceType::Bishop => a.bishop(b, t, from, occupied),
+        PieceType::Rook => a.rook(b, t, from, occupied),
+        _ => a.rook(b, t, from, occupied) | a.bishop(b, t, from, occupied),
     }
 }
 
 /// Pushes, double pushes, captures and promotions of `pawns`, targets limited to `mask`.
 #[inline(always)]
-fn pawn_moves<S: Sink, const CAPTURES: bool>(
+pub(crate) fn pawn_moves<S: Sink, const CAPTURES: bool>(
     sink: &mut S,
     pawns: u64,
     them: u64,

@@ -18,9 +18,11 @@ use std::hint::black_box;
 use qbb::Backend;
 
 use crate::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
+use crate::attacks::tables;
 use crate::lanes::{LANES, count_batch};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::siblings::Siblings;
 
 /// Leaf nodes of the legal move tree of `pos` to `depth` plies.
 #[inline(always)]
@@ -96,24 +98,33 @@ fn perft_by<B: Backend, A: AttackSource, const BULK: bool>(
             }
             if BULK && depth == 2 {
                 // The children are counted here, in this loop, rather than each in a call of its
-                // own: the last two plies are one function. And they are made in batches before
-                // they are counted, so that a child's count does not start at the end of its own
-                // make's chain (load the move, build the delta, xor, flip) but from a board made
-                // earlier (`CHILDREN_BATCH` says how it was timed).
+                // own: the last two plies are one function. A quiet move's child is counted from
+                // what the children share, without being made (`siblings.rs`). The others are
+                // made in batches before they are counted, so that a child's count does not start
+                // at the end of its own make's chain (load the move, build the delta, xor, flip)
+                // but from a board made earlier (`CHILDREN_BATCH` says how it was timed).
+                let t = tables();
+                let siblings = Siblings::new(b, a, t, pos);
                 // One array for all the batches: a new one per batch cost eight copies of the
                 // parent before any child was made. Its slots hold what the children share (key,
                 // clocks, side), so that making a child writes only the rest.
                 let mut children = [pos.unkeyed_child_slot(); CHILDREN_BATCH];
+                let (mut made, mut nodes) = (0, 0);
                 // A loop, not an iterator: once the count of a batch grew large, the library's
                 // closures inside `map` and `sum` no longer inlined into the feature region.
-                let mut nodes = 0;
-                for batch in moves.as_slice().chunks(CHILDREN_BATCH) {
-                    for (child, &mv) in children.iter_mut().zip(batch) {
-                        pos.make_move_unkeyed_into(b, mv, child);
+                for &mv in moves.as_slice() {
+                    if let Some(count) = siblings.count_quiet(b, a, t, pos, mv) {
+                        nodes += count;
+                        continue;
                     }
-                    nodes += count_batch(b, a, &children[..batch.len()]);
+                    pos.make_move_unkeyed_into(b, mv, &mut children[made]);
+                    made += 1;
+                    if made == CHILDREN_BATCH {
+                        nodes += count_batch(b, a, &children);
+                        made = 0;
+                    }
                 }
-                return nodes;
+                return nodes + count_batch(b, a, &children[..made]);
             }
             moves
                 .iter()

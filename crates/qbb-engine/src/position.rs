@@ -335,6 +335,28 @@ impl Position {
         child.ep_file = made.ep_file;
     }
 
+    /// This position with the move passed to the opponent, unkeyed (the key and the clocks are
+    /// this position's): the board flipped by the backend, no en-passant square. A quiet move's
+    /// child differs from it by the moved piece alone (`siblings.rs`).
+    #[inline(always)]
+    pub(crate) fn passed_unkeyed<B: Backend>(&self, b: B) -> Position {
+        Position {
+            quad: b.flip(&self.quad),
+            castle_rooks: self.castle_rooks.swap_bytes(),
+            ep_file: NO_EP,
+            ..self.unkeyed_child_slot()
+        }
+    }
+
+    /// Whether our pawn that advanced two squares to `to` gives the opponent an en-passant
+    /// capture: one of its pawns stands beside it.
+    #[inline(always)]
+    pub(crate) fn double_push_gives_en_passant(&self, to: Square) -> bool {
+        let bit = to.bit();
+        let beside = ((bit << 1) & !0x0101_0101_0101_0101) | ((bit >> 1) & !0x8080_8080_8080_8080);
+        beside & self.them() & self.of_type(PieceType::Pawn) != 0
+    }
+
     /// Plays `mv`, updating the Zobrist key and the move clocks if `KEYED`: the child and the
     /// move's delta quad on this board.
     #[inline(always)]
@@ -406,14 +428,9 @@ impl Position {
             hash ^= zobrist::en_passant(self.ep_file);
         }
         let mut ep_file = NO_EP;
-        if mv.is(MoveKind::DoublePush) {
-            let bit = to.bit();
-            let beside =
-                ((bit << 1) & !0x0101_0101_0101_0101) | ((bit >> 1) & !0x8080_8080_8080_8080);
-            if beside & self.them() & self.of_type(PieceType::Pawn) != 0 {
-                ep_file = to.file();
-                hash ^= zobrist::en_passant(to.file());
-            }
+        if mv.is(MoveKind::DoublePush) && self.double_push_gives_en_passant(to) {
+            ep_file = to.file();
+            hash ^= zobrist::en_passant(to.file());
         }
 
         // Unkeyed, the key and the clocks stay the parent's: the key's table lookups above are
