@@ -1,6 +1,8 @@
 //! Perft's bulk count a batch of children at a time, each child a lane of the same vectors.
 //!
-//! One ply above the leaves perft makes a batch of eight children and counts the moves of each.
+//! One ply above the leaves perft makes the children it cannot count from their siblings (those
+//! of captures, promotions, castling and the double pushes that give an en-passant capture:
+//! `siblings.rs`) in batches of eight, and counts the moves of each.
 //! Much of a count is set-wise arithmetic that is the same for every child: the piece sets from
 //! the planes and, in a node with no check and no pin, the moves of the knights, sliders and
 //! pawns, which need no test per piece. Counting needs no list of who goes where: a knight jump

@@ -2,7 +2,9 @@
 //! a move generator (and a measure of its speed).
 //!
 //! With bulk counting (the default) the last ply is not played: the leaves are counted by
-//! [`Position::count_moves`]. Without it, every leaf move is made.
+//! [`Position::count_moves`], and the child of a quiet move one ply above them is not made
+//! either, but counted from what it shares with its siblings (`siblings.rs`). Without bulk
+//! counting, every leaf move is made.
 //!
 //! Dispatch happens once: `perft_by` (behind [`perft`]) runs the node inside the backend's
 //! feature region, and the node calls `perft_by` again for the children. The closure handed to
