@@ -21,15 +21,17 @@
 //! bits of each lane with one instruction (`VPOPCNTDQ`); the other backends count child by child
 //! ([`counts_as_lanes`] says why).
 
-use std::ops::{Add, BitAnd, BitOr, BitXor, Not};
+use std::ops::{Add, BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
 use qbb::backend::scalar::piece_sets_of;
-use qbb::direction::{FILE_A, FILE_H, NOT_A, NOT_AB, NOT_GH, NOT_H};
-use qbb::{Backend, BackendKind, Direction, PieceSets};
+use qbb::direction::{NOT_A, NOT_AB, NOT_GH, NOT_H};
+use qbb::{Backend, BackendKind, Bitboard, Direction, PieceSets};
 
 use crate::attack_source::AttackSource;
 use crate::attacks::tables;
-use crate::movegen::{Counter, RANK_3, RANK_7, RelativeSets, king_moves, other_moves};
+use crate::movegen::{
+    Counter, RANK_7, RelativeSets, king_moves, other_moves, pawn_captures, pawn_pushes,
+};
 use crate::position::Position;
 
 /// The children counted together: perft's batch.
@@ -56,7 +58,7 @@ impl Lanes {
     /// dropped.
     #[inline(always)]
     fn shift(self, n: i32) -> Lanes {
-        self.map(|bb| if n > 0 { bb << n } else { bb >> -n })
+        if n > 0 { self << n } else { self >> -n }
     }
 
     /// Each lane's population count.
@@ -79,6 +81,32 @@ macro_rules! lane_wise {
 }
 
 lane_wise!(BitAnd bitand &, BitOr bitor |, BitXor bitxor ^, Add add +);
+
+impl Shl<i32> for Lanes {
+    type Output = Lanes;
+    #[inline(always)]
+    fn shl(self, n: i32) -> Lanes {
+        self.map(|bb| bb << n)
+    }
+}
+
+impl Shr<i32> for Lanes {
+    type Output = Lanes;
+    #[inline(always)]
+    fn shr(self, n: i32) -> Lanes {
+        self.map(|bb| bb >> n)
+    }
+}
+
+impl Bitboard for Lanes {}
+
+/// The same set in every lane.
+impl From<u64> for Lanes {
+    #[inline(always)]
+    fn from(bb: u64) -> Lanes {
+        Lanes::splat(bb)
+    }
+}
 
 impl Not for Lanes {
     type Output = Lanes;
@@ -164,19 +192,14 @@ impl LaneSets {
         // four moves per square.
         let pawns = sets.pawns & ours;
         let (pawns, promoting) = (pawns & Lanes::splat(!RANK_7), pawns & Lanes::splat(RANK_7));
-        let west = |pawns: Lanes| (pawns & Lanes::splat(!FILE_A)).shift(7) & them;
-        let east = |pawns: Lanes| (pawns & Lanes::splat(!FILE_H)).shift(9) & them;
-        let push = pawns.shift(8) & empty;
-        let double = (push & Lanes::splat(RANK_3)).shift(8) & empty;
-        counts = counts
-            + push.popcounts()
-            + double.popcounts()
-            + west(pawns).popcounts()
-            + east(pawns).popcounts();
+        let (push, double) = pawn_pushes(pawns, empty);
+        let (west, east) = pawn_captures(pawns, them);
+        counts = counts + push.popcounts() + double.popcounts();
+        counts = counts + west.popcounts() + east.popcounts();
         if promoting != Lanes::ZERO {
-            let promotions = (promoting.shift(8) & empty).popcounts()
-                + west(promoting).popcounts()
-                + east(promoting).popcounts();
+            let (push, _) = pawn_pushes(promoting, empty);
+            let (west, east) = pawn_captures(promoting, them);
+            let promotions = push.popcounts() + west.popcounts() + east.popcounts();
             counts = counts + promotions + promotions + promotions + promotions;
         }
         counts.0.iter().sum()

@@ -17,15 +17,16 @@
 
 use std::ops::Deref;
 
-use qbb::{Backend, Direction, PieceSets, PieceType, Quad, SliderPosition, Square, Squares};
+use qbb::direction::{FILE_A, FILE_H};
+use qbb::{
+    Backend, Bitboard, Direction, PieceSets, PieceType, Quad, SliderPosition, Square, Squares,
+};
 
 use crate::attack_source::{AttackSource, KingLines, SliderThreats, TableAttacks};
 use crate::attacks::{Reach, Tables, tables};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, RANK_1, TypeBits, behind};
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
 pub(crate) const RANK_3: u64 = 0xFF << 16;
 pub(crate) const RANK_7: u64 = 0xFF << 48;
 
@@ -530,21 +531,37 @@ pub(crate) fn pawn_moves<S: Sink, const CAPTURES: bool>(
     // and neither group's targets need a rank mask. Most positions have no pawn on the seventh
     // rank, and one test skips the three promotion sets.
     let (pawns, promoting) = (pawns & !RANK_7, pawns & RANK_7);
-    let west = |pawns: u64| (pawns & !FILE_A) << 7 & them & mask;
-    let east = |pawns: u64| (pawns & !FILE_H) << 9 & them & mask;
+    let (west, east) = pawn_captures(pawns, them & mask);
     if !CAPTURES {
-        let push = (pawns << 8) & empty;
-        let double = ((push & RANK_3) << 8) & empty & mask;
+        let (push, double) = pawn_pushes(pawns, empty);
         sink.pawn_moves(push & mask, 8, MoveKind::Normal);
-        sink.pawn_moves(double, 16, MoveKind::DoublePush);
+        sink.pawn_moves(double & mask, 16, MoveKind::DoublePush);
     }
-    sink.pawn_moves(west(pawns), 7, MoveKind::Normal);
-    sink.pawn_moves(east(pawns), 9, MoveKind::Normal);
+    sink.pawn_moves(west, 7, MoveKind::Normal);
+    sink.pawn_moves(east, 9, MoveKind::Normal);
     if promoting != 0 {
-        sink.promotions((promoting << 8) & empty & mask, 8);
-        sink.promotions(west(promoting), 7);
-        sink.promotions(east(promoting), 9);
+        let (push, _) = pawn_pushes(promoting, empty);
+        let (west, east) = pawn_captures(promoting, them & mask);
+        sink.promotions(push & mask, 8);
+        sink.promotions(west, 7);
+        sink.promotions(east, 9);
     }
+}
+
+/// Where `pawns` push to on `empty` squares: one square up, and two from the second rank when
+/// both squares are empty. On one bitboard, or on one per lane of a batch (`lanes.rs`).
+#[inline(always)]
+pub(crate) fn pawn_pushes<T: Bitboard>(pawns: T, empty: T) -> (T, T) {
+    let push = (pawns << 8) & empty;
+    (push, ((push & T::from(RANK_3)) << 8) & empty)
+}
+
+/// Where `pawns` capture pieces of `them`: up and towards the a-file, up and towards the h-file.
+#[inline(always)]
+pub(crate) fn pawn_captures<T: Bitboard>(pawns: T, them: T) -> (T, T) {
+    let west = (pawns & T::from(!FILE_A)) << 7;
+    let east = (pawns & T::from(!FILE_H)) << 9;
+    (west & them, east & them)
 }
 
 /// En passant onto `to`, tested in full on the board after the capture: it removes two pawns

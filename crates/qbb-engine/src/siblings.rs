@@ -20,18 +20,15 @@
 //! other children are made and counted in batches (`lanes.rs`).
 
 use qbb::Backend;
-use qbb::direction::{FILE_A, FILE_H};
 
 use crate::attack_source::AttackSource;
 use crate::attacks::Tables;
 use crate::movegen::{
-    Counter, RelativeSets, king_moves, knight_moves, other_moves, pawn_moves, slider_moves,
+    Counter, RelativeSets, king_moves, knight_moves, other_moves, pawn_captures, pawn_moves,
+    pawn_pushes, slider_moves,
 };
 use crate::moves::{Move, MoveKind};
-use crate::position::{Position, RANK_1};
-
-/// The second rank, where the pawns that may advance two squares stand.
-const RANK_2: u64 = RANK_1 << 8;
+use crate::position::Position;
 
 /// The null child of a node one ply above the leaves, and its counts.
 pub(crate) struct Siblings {
@@ -67,7 +64,10 @@ impl Siblings {
         slider_moves(b, a, t, &board, !0, !us, &mut sliders);
         let orth = (board.rooks | board.queens) & us;
         let diag = (board.bishops | board.queens) & us;
-        let pawns = board.pawns & us;
+        // Every square a pawn could push to or through, or capture on: all of them empty, all
+        // of them the opponent's.
+        let (push, double) = pawn_pushes(board.pawns & us, !0);
+        let (west, east) = pawn_captures(board.pawns & us, !0);
         Siblings {
             null,
             board,
@@ -75,10 +75,7 @@ impl Siblings {
             sliders: sliders.0,
             pawns: count_pawn_moves(&board),
             slider_squares: a.sliders(b, t, orth, diag, occupied),
-            pawn_squares: pawns << 8
-                | (pawns & RANK_2) << 16
-                | (pawns & !FILE_A) << 7
-                | (pawns & !FILE_H) << 9,
+            pawn_squares: push | double | west | east,
         }
     }
 

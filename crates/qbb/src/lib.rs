@@ -44,8 +44,8 @@ pub use king_safety::{KingSafety, SliderPosition};
 pub use piece::{Color, Piece, PieceType};
 pub use quad::{PlacementError, Quad};
 pub use repr::{
-    ClassicalBoard, CompactBoard, DenseBoard, HexSets, Mailbox, NibbleBoard, PieceBbArray,
-    PieceSets,
+    Bitboard, ClassicalBoard, CompactBoard, DenseBoard, HexSets, Mailbox, NibbleBoard,
+    PieceBbArray, PieceSets,
 };
 pub use routine::{Routine, Support};
 pub use square::{Square, Squares};

@@ -3,8 +3,28 @@
 //! Each one converts to and from [`Quad`](crate::Quad) through the backend routines (catalogue rows
 //! 4, 5, 15 and 16); the types here only hold the data and give it its natural accessors.
 
+use std::ops::{BitAnd, BitOr, BitXor, Shl, Shr};
+
 use crate::piece::{Color, Piece, PieceType};
 use crate::square::Square;
+
+/// What set formulas ask of a bitboard: the bitwise operations, shifts by a number of squares
+/// (`i32`, as `Direction::delta` gives them) and a constant set (`From<u64>`). `u64` is one; a
+/// batch of boards, one per lane, is another: the engine's perft counts eight children at once
+/// with the reference's [`piece_sets_of`](crate::backend::scalar::piece_sets_of) and its own
+/// pawn pushes and captures.
+pub trait Bitboard:
+    Copy
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Shl<i32, Output = Self>
+    + Shr<i32, Output = Self>
+    + From<u64>
+{
+}
+
+impl Bitboard for u64 {}
 
 /// The 8x8 mailbox of the SSE2 `quadBB2Board`: byte `s` holds the nibble of square `s`.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]

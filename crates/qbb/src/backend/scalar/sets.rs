@@ -1,10 +1,8 @@
 //! From the four planes to sets of squares: the article's disjoint piece sets and the sixteen
 //! code sets.
 
-use std::ops::{BitAnd, BitOr, BitXor};
-
 use crate::quad::Quad;
-use crate::repr::{HexSets, PieceSets};
+use crate::repr::{Bitboard, HexSets, PieceSets};
 
 // ANCHOR: piece_sets
 #[inline]
@@ -15,10 +13,7 @@ pub(super) fn piece_sets(quad: &Quad) -> PieceSets {
 /// The formulas of [`PieceSets`] on four planes of any type of bitboard: `u64` here, the engine's
 /// lanes of eight boards in its perft.
 #[inline(always)]
-pub fn piece_sets_of<T>([bb0, bb1, bb2, bb3]: [T; 4]) -> PieceSets<T>
-where
-    T: Copy + BitAnd<Output = T> + BitOr<Output = T> + BitXor<Output = T>,
-{
+pub fn piece_sets_of<T: Bitboard>([bb0, bb1, bb2, bb3]: [T; 4]) -> PieceSets<T> {
     let occupied = bb1 | bb2 | bb3;
     let odd = bb1 ^ bb2 ^ bb3; // pawn or knight or rook
     PieceSets {
