@@ -229,27 +229,22 @@ impl RelativeSets {
     #[inline(always)]
     pub fn after_their_move(mut self, kind: PieceType, squares: u64) -> RelativeSets {
         self.them ^= squares;
-        let sets = &mut self.sets;
-        sets.white ^= squares;
-        sets.occupied ^= squares;
-        // `odd` holds the types whose codes have an odd number of type bits.
-        match kind {
-            PieceType::Pawn => {
-                sets.pawns ^= squares;
-                sets.odd ^= squares;
-            }
-            PieceType::Knight => {
-                sets.knights ^= squares;
-                sets.odd ^= squares;
-            }
-            PieceType::Bishop => sets.bishops ^= squares,
-            PieceType::Rook => {
-                sets.rooks ^= squares;
-                sets.odd ^= squares;
-            }
-            PieceType::Queen => sets.queens ^= squares,
-            PieceType::King => sets.kings ^= squares,
-        }
+        self.sets.white ^= squares;
+        self.sets.occupied ^= squares;
+        toggle_type(&mut self.sets, kind, squares);
+        self
+    }
+
+    /// These sets after our piece of type `kind` on `square` was taken by the opponent's piece
+    /// that [`after_their_move`](Self::after_their_move) moved there.
+    #[inline(always)]
+    pub fn after_our_loss(mut self, kind: PieceType, square: u64) -> RelativeSets {
+        // Exclusive or throughout: `after_their_move` flipped the square's occupancy as if it had
+        // been empty; taking our piece off flips it back.
+        self.us ^= square;
+        self.sets.black ^= square;
+        self.sets.occupied ^= square;
+        toggle_type(&mut self.sets, kind, square);
         self
     }
 
@@ -277,6 +272,30 @@ impl RelativeSets {
                 pieces: [self.us, self.them],
             },
         }
+    }
+}
+
+/// Flips the squares of `bits` in the sets of type `kind`: a piece of that type put there or
+/// taken away.
+#[inline(always)]
+fn toggle_type(sets: &mut PieceSets, kind: PieceType, bits: u64) {
+    // `odd` holds the types whose codes have an odd number of type bits.
+    match kind {
+        PieceType::Pawn => {
+            sets.pawns ^= bits;
+            sets.odd ^= bits;
+        }
+        PieceType::Knight => {
+            sets.knights ^= bits;
+            sets.odd ^= bits;
+        }
+        PieceType::Bishop => sets.bishops ^= bits,
+        PieceType::Rook => {
+            sets.rooks ^= bits;
+            sets.odd ^= bits;
+        }
+        PieceType::Queen => sets.queens ^= bits,
+        PieceType::King => sets.kings ^= bits,
     }
 }
 

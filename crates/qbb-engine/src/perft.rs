@@ -2,8 +2,8 @@
 //! a move generator (and a measure of its speed).
 //!
 //! With bulk counting (the default) the last ply is not played: the leaves are counted by
-//! [`Position::count_moves`], and the child of a quiet move one ply above them is not made
-//! either, but counted from what it shares with its siblings (`siblings.rs`). Without bulk
+//! [`Position::count_moves`], and the child of a quiet move or of a plain capture one ply above
+//! them is not made either, but counted from what it shares with its siblings (`siblings.rs`). Without bulk
 //! counting, every leaf move is made.
 //!
 //! Dispatch happens once: `perft_by` (behind [`perft`]) runs the node inside the backend's
@@ -100,11 +100,12 @@ fn perft_by<B: Backend, A: AttackSource, const BULK: bool>(
             }
             if BULK && depth == 2 {
                 // The children are counted here, in this loop, rather than each in a call of its
-                // own: the last two plies are one function. A quiet move's child is counted from
-                // what the children share, without being made (`siblings.rs`). The others are
-                // made in batches before they are counted, so that a child's count does not start
-                // at the end of its own make's chain (load the move, build the delta, xor, flip)
-                // but from a board made earlier (`CHILDREN_BATCH` says how it was timed).
+                // own: the last two plies are one function. The child of a quiet move or of a
+                // plain capture is counted from what the children share, without being made
+                // (`siblings.rs`). The others are made in batches before they are counted, so
+                // that a child's count does not start at the end of its own make's chain (load
+                // the move, build the delta, xor, flip) but from a board made earlier
+                // (`CHILDREN_BATCH` says how it was timed).
                 let t = tables();
                 let siblings = Siblings::new(b, a, t, pos);
                 // One array for all the batches: a new one per batch cost eight copies of the
@@ -116,6 +117,10 @@ fn perft_by<B: Backend, A: AttackSource, const BULK: bool>(
                 // closures inside `map` and `sum` no longer inlined into the feature region.
                 for &mv in moves.as_slice() {
                     if let Some(count) = siblings.count_quiet(b, a, t, pos, mv) {
+                        nodes += count;
+                        continue;
+                    }
+                    if let Some(count) = siblings.count_capture(b, a, t, mv) {
                         nodes += count;
                         continue;
                     }

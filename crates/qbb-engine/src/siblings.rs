@@ -14,12 +14,18 @@
 //!   first blocker, that blocker included, decide where the ray ends;
 //! - the pawns' when a square is one a pawn pushes to or through, or captures on.
 //!
-//! So those three counts are made once per node, for the null child, and a quiet child pays for
-//! its king, and for its sliders or pawns only when the move touched theirs. No quiet child is
-//! made: its piece sets are the null child's with the moved piece's two squares flipped. The
+//! A plain capture (not en passant, not a promotion) changes one square more: the child's own
+//! piece on the target is gone, and the target is now the opponent's. The knights then gain the
+//! target wherever one of them attacks it, the sliders' and pawns' counts change as above (the
+//! target is among the squares they attack) or when the piece taken was one of theirs, and a
+//! rook taken on its castling square takes a castling right with it: that child is made.
+//!
+//! So those three counts are made once per node, for the null child, and a quiet child or a
+//! capture pays for its king, and for its sliders or pawns only when the move touched theirs. No
+//! such child is made: its piece sets are the null child's with the changed squares flipped. The
 //! other children are made and counted in batches (`lanes.rs`).
 
-use qbb::Backend;
+use qbb::{Backend, PieceType};
 
 use crate::attack_source::AttackSource;
 use crate::attacks::Tables;
@@ -59,8 +65,7 @@ impl Siblings {
         let null = pos.passed_unkeyed(b);
         let board = RelativeSets::new(b, &null.quad);
         let (us, occupied) = (board.us, board.occupied);
-        let (mut knights, mut sliders) = (Counter(0), Counter(0));
-        knight_moves(t, board.knights & us, !us, &mut knights);
+        let mut sliders = Counter(0);
         slider_moves(b, a, t, &board, !0, !us, &mut sliders);
         let orth = (board.rooks | board.queens) & us;
         let diag = (board.bishops | board.queens) & us;
@@ -71,7 +76,7 @@ impl Siblings {
         Siblings {
             null,
             board,
-            knights: knights.0,
+            knights: count_knight_moves(t, &board),
             sliders: sliders.0,
             pawns: count_pawn_moves(&board),
             slider_squares: a.sliders(b, t, orth, diag, occupied),
@@ -81,7 +86,8 @@ impl Siblings {
 
     // ANCHOR: count_quiet
     /// The number of legal moves of the child that `mv` (a legal move of `pos`) makes, if `mv`
-    /// is quiet; `None` for the other moves, whose children are made and counted.
+    /// is quiet; `None` for the other moves (a capture's child may be counted by
+    /// [`count_capture`](Self::count_capture), the others are made and counted).
     #[inline(always)]
     pub(crate) fn count_quiet<B: Backend, A: AttackSource>(
         &self,
@@ -108,21 +114,97 @@ impl Siblings {
             other_moves::<B, A, _, false>(b, a, t, &self.null, &board, &node, &mut counter);
             return Some(counter.0);
         }
-        let sliders = if squares & self.slider_squares == 0 {
-            self.sliders
-        } else {
-            let mut sliders = Counter(0);
-            slider_moves(b, a, t, &board, !0, !board.us, &mut sliders);
-            sliders.0
-        };
-        let pawns = if squares & self.pawn_squares == 0 {
-            self.pawns
-        } else {
-            count_pawn_moves(&board)
-        };
-        Some(counter.0 + self.knights + sliders + pawns)
+        let sliders = squares & self.slider_squares != 0;
+        let pawns = squares & self.pawn_squares != 0;
+        Some(counter.0 + self.knights + self.others(b, a, t, &board, sliders, pawns))
     }
+
     // ANCHOR_END: count_quiet
+
+    // ANCHOR: count_capture
+    /// The number of legal moves of the child that `mv` makes, if `mv` is a plain capture (not
+    /// en passant, not a promotion, not of a rook that may still castle); `None` for the other
+    /// moves.
+    #[inline(always)]
+    pub(crate) fn count_capture<B: Backend, A: AttackSource>(
+        &self,
+        b: B,
+        a: A,
+        t: &Tables,
+        mv: Move,
+    ) -> Option<u64> {
+        let target = mv.to().mirrored();
+        let plain = mv.is(MoveKind::Normal)
+            && mv.promotion_bits().is_none()
+            && target.bit() & self.null.castle_rooks == 0;
+        if !plain {
+            return None;
+        }
+        let taken = mv.captured()?;
+        // The move's two squares as the child sees them, and its sets: ours taken on one.
+        let squares = (mv.from().bit() | mv.to().bit()).swap_bytes();
+        let board = self
+            .board
+            .after_their_move(mv.piece()?, squares)
+            .after_our_loss(taken, target.bit());
+
+        let mut counter = Counter(0);
+        let node = king_moves::<B, A, _, false>(b, a, t, &self.null, &board, &mut counter);
+        if !node.is_free() {
+            other_moves::<B, A, _, false>(b, a, t, &self.null, &board, &node, &mut counter);
+            return Some(counter.0);
+        }
+        // The target was ours: now every knight of ours that attacks it may go there.
+        let knights = if taken == PieceType::Knight {
+            count_knight_moves(t, &board)
+        } else {
+            self.knights + u64::from((t.knight[target] & board.knights & board.us).count_ones())
+        };
+        let slider = matches!(
+            taken,
+            PieceType::Bishop | PieceType::Rook | PieceType::Queen
+        );
+        let sliders = slider || squares & self.slider_squares != 0;
+        let pawns = taken == PieceType::Pawn || squares & self.pawn_squares != 0;
+        Some(counter.0 + knights + self.others(b, a, t, &board, sliders, pawns))
+    }
+
+    // ANCHOR_END: count_capture
+
+    /// The moves of the sliders and pawns of a child with no check and no pin whose sets are
+    /// `board`: the null child's counts, each made again where the move touched it.
+    #[inline(always)]
+    fn others<B: Backend, A: AttackSource>(
+        &self,
+        b: B,
+        a: A,
+        t: &Tables,
+        board: &RelativeSets,
+        sliders_touched: bool,
+        pawns_touched: bool,
+    ) -> u64 {
+        let sliders = if sliders_touched {
+            let mut sliders = Counter(0);
+            slider_moves(b, a, t, board, !0, !board.us, &mut sliders);
+            sliders.0
+        } else {
+            self.sliders
+        };
+        let pawns = if pawns_touched {
+            count_pawn_moves(board)
+        } else {
+            self.pawns
+        };
+        sliders + pawns
+    }
+}
+
+/// The moves of our knights on `board` in a node with no check and no pin.
+#[inline(always)]
+fn count_knight_moves(t: &Tables, board: &RelativeSets) -> u64 {
+    let mut knights = Counter(0);
+    knight_moves(t, board.knights & board.us, !board.us, &mut knights);
+    knights.0
 }
 
 /// The moves of our pawns on `board` in a node with no check and no pin.
@@ -149,31 +231,48 @@ mod tests {
     use crate::attacks::tables;
     use crate::moves::MoveList;
 
-    /// The quiet moves whose count from the siblings differs from the count of the child made,
-    /// in `pos` and in each of its children, and how many quiet moves were counted.
-    fn mismatches<A: AttackSource>(a: A, pos: &Position, out: &mut Vec<String>) -> usize {
+    /// How many children were counted from their siblings: after a quiet move, after a capture.
+    #[derive(Default)]
+    struct Counted {
+        quiet: usize,
+        captures: usize,
+    }
+
+    /// The moves whose count from the siblings differs from the count of the child made, in
+    /// `pos` and in each of its children, and how many were counted from the siblings.
+    fn mismatches<A: AttackSource>(
+        a: A,
+        pos: &Position,
+        counted: &mut Counted,
+        out: &mut Vec<String>,
+    ) {
         let (b, t) = (Scalar, tables());
-        let mut quiet = 0;
         let mut moves = MoveList::new();
         pos.generate_moves_by(b, a, &mut moves);
         let siblings = Siblings::new(b, a, t, pos);
         for &mv in &moves {
-            let Some(counted) = siblings.count_quiet(b, a, t, pos, mv) else {
+            let Some(from_siblings) = siblings
+                .count_quiet(b, a, t, pos, mv)
+                .or_else(|| siblings.count_capture(b, a, t, mv))
+            else {
                 continue;
             };
-            quiet += 1;
+            if mv.is_capture() {
+                counted.captures += 1;
+            } else {
+                counted.quiet += 1;
+            }
             let made = pos.make_move(b, mv).count_moves_by(b, a);
-            if counted != made {
-                out.push(format!("{mv:?}: {counted} counted, {made} made"));
+            if from_siblings != made {
+                out.push(format!("{mv:?}: {from_siblings} counted, {made} made"));
             }
         }
-        quiet
     }
 
     #[test]
-    fn a_quiet_child_counts_as_the_child_made() {
+    fn a_child_counted_from_its_siblings_counts_as_the_child_made() {
         for suite in Suite::ALL {
-            let mut quiet = 0;
+            let mut counted = Counted::default();
             for entry in suite.entries().iter().step_by(3) {
                 let pos = Position::from_fen(entry.fen).expect("the suites parse");
                 let mut moves = MoveList::new();
@@ -181,12 +280,14 @@ mod tests {
                 let children = moves.iter().map(|&mv| pos.make_move(Scalar, mv));
                 let mut out = Vec::new();
                 for node in std::iter::once(pos).chain(children) {
-                    quiet += mismatches(TableAttacks, &node, &mut out);
-                    quiet += mismatches(BackendAttacks, &node, &mut out);
+                    mismatches(TableAttacks, &node, &mut counted, &mut out);
+                    mismatches(BackendAttacks, &node, &mut counted, &mut out);
                 }
                 assert!(out.is_empty(), "{}: {out:?}", entry.fen);
             }
+            let Counted { quiet, captures } = counted;
             assert!(quiet > 1000, "{suite:?}: only {quiet} quiet moves");
+            assert!(captures > 100, "{suite:?}: only {captures} captures");
         }
     }
 }
