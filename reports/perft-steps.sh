@@ -43,6 +43,7 @@ steps=(
     "9b1b361|a batch as lanes on avx512; on avx2 a for loop over the batches"
     "a52d56d|a child written only where it differs from its siblings"
     "22de478|a quiet move's child counted from its siblings, not made"
+    "98e7519|a plain capture's child counted from its siblings too"
 )
 kiwipete='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
 # name | depth | FEN (empty: the start position) | bulk or no-bulk | leaves
