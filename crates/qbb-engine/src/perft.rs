@@ -3,8 +3,8 @@
 //!
 //! With bulk counting (the default) the last ply is not played: the leaves are counted by
 //! [`Position::count_moves`], and the child of a quiet move or of a plain capture one ply above
-//! them is not made either, but counted from what it shares with its siblings (`siblings.rs`). Without bulk
-//! counting, every leaf move is made.
+//! them is not made either, but counted from what it shares with its siblings (`siblings.rs`).
+//! Without bulk counting, every leaf move is made.
 //!
 //! Dispatch happens once: `perft_by` (behind [`perft`]) runs the node inside the backend's
 //! feature region, and the node calls `perft_by` again for the children. The closure handed to

@@ -14,8 +14,8 @@
 //!   first blocker, that blocker included, decide where the ray ends;
 //! - the pawns' when a square is one a pawn pushes to or through, or captures on.
 //!
-//! A plain capture (not en passant, not a promotion) changes one square more: the child's own
-//! piece on the target is gone, and the target is now the opponent's. The knights then gain the
+//! A plain capture (not en passant, not a promotion) changes the target further: the child's own
+//! piece there is gone, and the target is now the opponent's. The knights then gain the
 //! target wherever one of them attacks it, the sliders' and pawns' counts change as above (the
 //! target is among the squares they attack) or when the piece taken was one of theirs, and a
 //! rook taken on its castling square takes a castling right with it: that child is made.
@@ -118,7 +118,6 @@ impl Siblings {
         let pawns = squares & self.pawn_squares != 0;
         Some(counter.0 + self.knights + self.others(b, a, t, &board, sliders, pawns))
     }
-
     // ANCHOR_END: count_quiet
 
     // ANCHOR: count_capture
@@ -168,7 +167,6 @@ impl Siblings {
         let pawns = taken == PieceType::Pawn || squares & self.pawn_squares != 0;
         Some(counter.0 + knights + self.others(b, a, t, &board, sliders, pawns))
     }
-
     // ANCHOR_END: count_capture
 
     /// The moves of the sliders and pawns of a child with no check and no pin whose sets are
