@@ -1349,6 +1349,45 @@ def threads_table(path, measure):
     return text
 
 
+def placement_check(path):
+    """The check of what sets a report's noise floor: the floor's pair timed again, built as
+    usual and with every loop aligned to 64 bytes, beside where the kernel's loops begin."""
+    command = "`reports/placement-check.sh <machine>`"
+    if path is None:
+        return f"*No report has a `placement.json` yet: {command} writes it.*\n"
+    c = json.loads(path.read_text())
+    machine = path.parent.name
+    on, source = c["pair"]["on"], c["pair"]["from"]
+    report = c["report"]
+    text = HEADER.format(source=f"`reports/{machine}/placement.json`")
+    text += (f"| `{c['benchmark']}` | the two loops begin at (address mod 64) | {on} | {source} | "
+             f"gap |\n| --- | --- | ---: | ---: | ---: |\n")
+    text += (f"| the report's run | not recorded | {format_ns(report['ns_per_op'][on])} ns | "
+             f"{format_ns(report['ns_per_op'][source])} ns | {report['noise'] * 100:.1f} % |\n")
+    for b in c["builds"]:
+        heads = " and ".join(str(loop["head_mod_64"]) for loop in b["loops"])
+        flags = f" (`{b['rustflags']}`)" if b["rustflags"] else ""
+        best = b["best_ns_per_op"]
+        text += (f"| {b['name']}{flags} | {heads} | {format_ns(best[on])} ns | "
+                 f"{format_ns(best[source])} ns | {b['gap'] * 100:.1f} % |\n")
+    loop_bytes = c["builds"][0]["loops"][0]["bytes"]
+    others = [p for p in report["pairs"][1:]]
+    next_pair = (
+        f" The next widest pair of that run, `{others[0]['benchmark']}` on {others[0]['on']} and "
+        f"{others[0]['from']}, differs by {others[0]['gap'] * 100:.1f} %."
+        if others else "")
+    text += (
+        f"\nMeasured on `{machine}`: `{c['benchmark']}` on {on}, which runs {source}'s code, the "
+        f"pair that sets the floor of that machine's report ({len(report['pairs'])} pairs in its "
+        f"run).{next_pair} In each build the two copies of the loop are the same {loop_bytes} "
+        f"bytes up to their backward jump. {c['rounds']} rounds of `qbb compare --bench "
+        f"{c['benchmark']}`, the builds alternating: the times are each side's best round, the gap "
+        f"the median over the rounds of the two sides' ratio (a round times both in turns). "
+        f"Commit {c['commit']}, {c['rustc']}; by `{c['command']}`.\n"
+    )
+    return text
+
+
 def perft_attacks_table(p, path, machine_id):
     """The engine with its own attack tables against the same engine taking every slider attack,
     check and pin from the backend's set-wise routines (`--attacks backend`)."""
@@ -1718,6 +1757,11 @@ def results(report_dir):
         REPO.glob("reports/*/threads.json"), key=lambda f: f.stat().st_mtime, reverse=True)
     threads_file = next((f for f in threads_files if f.is_file()), None)
     write(out / "threads.md", threads_table(threads_file, measure))
+    # What sets the noise floor: this machine's check, or the newest report that has one.
+    placement_files = [report_dir / "placement.json"] + sorted(
+        REPO.glob("reports/*/placement.json"), key=lambda f: f.stat().st_mtime, reverse=True)
+    placement_file = next((f for f in placement_files if f.is_file()), None)
+    write(out / "placement.md", placement_check(placement_file))
     # The same race with every crate built for this CPU, where the machine's report has it.
     native_file = report_dir / "perft-native.json"
     if native_file.is_file():
