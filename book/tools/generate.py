@@ -1349,6 +1349,14 @@ def threads_table(path, measure):
     return text
 
 
+def own_or_newest(report_dir, name):
+    """`report_dir`'s file `name`, or else the most recently written one of any report; None when
+    no report has it."""
+    files = [report_dir / name] + sorted(
+        REPO.glob(f"reports/*/{name}"), key=lambda f: f.stat().st_mtime, reverse=True)
+    return next((f for f in files if f.is_file()), None)
+
+
 def placement_check(path):
     """The check of what sets a report's noise floor: the floor's pair timed again, built as
     usual and with every loop aligned to 64 bytes, beside where the kernel's loops begin."""
@@ -1371,7 +1379,7 @@ def placement_check(path):
         text += (f"| {b['name']}{flags} | {heads} | {format_ns(best[on])} ns | "
                  f"{format_ns(best[source])} ns | {b['gap'] * 100:.1f} % |\n")
     loop_bytes = c["builds"][0]["loops"][0]["bytes"]
-    others = [p for p in report["pairs"][1:]]
+    others = report["pairs"][1:]
     next_pair = (
         f" The next widest pair of that run, `{others[0]['benchmark']}` on {others[0]['on']} and "
         f"{others[0]['from']}, differs by {others[0]['gap'] * 100:.1f} %."
@@ -1753,15 +1761,9 @@ def results(report_dir):
     write(out / "perft.md", perft_table(perft, perft_file, machine_id))
     write(out / "perft-margins.md", perft_margins(perft, perft_file, machine_id))
     # Perft on one thread and on every core: this machine's, or the newest report that has it.
-    threads_files = [report_dir / "threads.json"] + sorted(
-        REPO.glob("reports/*/threads.json"), key=lambda f: f.stat().st_mtime, reverse=True)
-    threads_file = next((f for f in threads_files if f.is_file()), None)
-    write(out / "threads.md", threads_table(threads_file, measure))
+    write(out / "threads.md", threads_table(own_or_newest(report_dir, "threads.json"), measure))
     # What sets the noise floor: this machine's check, or the newest report that has one.
-    placement_files = [report_dir / "placement.json"] + sorted(
-        REPO.glob("reports/*/placement.json"), key=lambda f: f.stat().st_mtime, reverse=True)
-    placement_file = next((f for f in placement_files if f.is_file()), None)
-    write(out / "placement.md", placement_check(placement_file))
+    write(out / "placement.md", placement_check(own_or_newest(report_dir, "placement.json")))
     # The same race with every crate built for this CPU, where the machine's report has it.
     native_file = report_dir / "perft-native.json"
     if native_file.is_file():
