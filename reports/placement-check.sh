@@ -34,30 +34,14 @@ export RUSTUP_TOOLCHAIN=nightly
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# Every pair of timings of one machine code in the report, widest first, by the rule of the lab's
-# noise floor (crates/qbb-lab/src/compare/results.rs); the first sets the floor.
-python3 - "$results" >"$scratch/pairs.json" <<'EOF'
-import json, sys
-rows = json.load(open(sys.argv[1]))["results"]
-plain = {"scalar", "swar", "portable"}
-ns = {(r["benchmark"], r["backend"]): r["ns_per_op"] for r in rows}
-pairs = []
-for r in rows:
-    support = r.get("support", "")
-    if not support.startswith("inherited: from "):
-        continue
-    other = support.removeprefix("inherited: from ").split()[0]
-    if r["backend"] in plain and other in plain and (r["benchmark"], other) in ns:
-        ratio = r["ns_per_op"] / ns[(r["benchmark"], other)]
-        pairs.append({"benchmark": r["benchmark"], "on": r["backend"], "from": other,
-                      "gap": round(max(ratio, 1 / ratio) - 1, 4)})
-json.dump(sorted(pairs, key=lambda p: -p["gap"]), sys.stdout)
-EOF
+# The pair that sets the floor: the first of the report's `noise_pairs` (the lab's pairs of
+# timings of identical code, widest first).
 read -r bench on from < <(python3 -c '
 import json, sys
-for p in json.load(open(sys.argv[1]))[:1]:
-    print(p["benchmark"], p["on"], p["from"])' "$scratch/pairs.json") ||
-    fail "$results timed no routine twice, so it has no floor to check"
+for p in json.load(open(sys.argv[1])).get("noise_pairs", [])[:1]:
+    print(p["benchmark"], p["on"], p["from"])' "$results") ||
+    fail "$results names no noise_pairs: it timed no routine twice, or was written before the lab \
+recorded them (qbb report --json $results --out reports/$machine adds them)"
 echo "placement-check: the floor of $results comes from $bench, $on running $from's code" >&2
 
 builds=("as built|" "loops aligned to 64 bytes|-C llvm-args=-align-loops=64")
@@ -157,7 +141,7 @@ out = {
     "pair": {"on": on, "from": source},
     "report": {"source": report.get("source"), "noise": report.get("noise"),
                "ns_per_op": {b: floor_rows.get(b) for b in (on, source)},
-               "pairs": json.load(open(Path(scratch) / "pairs.json"))},
+               "pairs": report["noise_pairs"]},
     "rounds": rounds,
     "builds": [],
 }

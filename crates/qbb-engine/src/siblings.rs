@@ -107,11 +107,8 @@ impl Siblings {
         // The two squares as the child sees them (ranks mirrored), and its sets.
         let squares = (mv.from().bit() | mv.to().bit()).swap_bytes();
         let board = self.board.after_their_move(mv.piece()?, squares);
-
         let mut counter = Counter(0);
-        let node = king_moves::<B, A, _, false>(b, a, t, &self.null, &board, &mut counter);
-        if !node.is_free() {
-            other_moves::<B, A, _, false>(b, a, t, &self.null, &board, &node, &mut counter);
+        if !self.count_king(b, a, t, &board, &mut counter) {
             return Some(counter.0);
         }
         let sliders = squares & self.slider_squares != 0;
@@ -146,11 +143,8 @@ impl Siblings {
             .board
             .after_their_move(mv.piece()?, squares)
             .after_our_loss(taken, target.bit());
-
         let mut counter = Counter(0);
-        let node = king_moves::<B, A, _, false>(b, a, t, &self.null, &board, &mut counter);
-        if !node.is_free() {
-            other_moves::<B, A, _, false>(b, a, t, &self.null, &board, &node, &mut counter);
+        if !self.count_king(b, a, t, &board, &mut counter) {
             return Some(counter.0);
         }
         // The target was ours: now every knight of ours that attacks it may go there.
@@ -168,6 +162,28 @@ impl Siblings {
         Some(counter.0 + knights + self.others(b, a, t, &board, sliders, pawns))
     }
     // ANCHOR_END: count_capture
+
+    // ANCHOR: count_king
+    /// Counts into `counter` the moves of the king of the child whose sets are `board`, and
+    /// returns whether the child is free (no check, no pin). A child that is not is counted whole
+    /// here, all its other moves by the generator's own code.
+    #[inline(always)]
+    fn count_king<B: Backend, A: AttackSource>(
+        &self,
+        b: B,
+        a: A,
+        t: &Tables,
+        board: &RelativeSets,
+        counter: &mut Counter,
+    ) -> bool {
+        let node = king_moves::<B, A, _, false>(b, a, t, &self.null, board, counter);
+        if !node.is_free() {
+            other_moves::<B, A, _, false>(b, a, t, &self.null, board, &node, counter);
+            return false;
+        }
+        true
+    }
+    // ANCHOR_END: count_king
 
     /// The moves of the sliders and pawns of a child with no check and no pin whose sets are
     /// `board`: the null child's counts, each made again where the move touched it.

@@ -12,7 +12,9 @@ use crate::instructions::counts::Instructions;
 use crate::report::machine::Machine;
 use crate::report::table::three_digits;
 use crate::report::width::{self, CountOfAnotherCopy};
-use crate::report::{Against, Figure, Ratio, Report, Subject, round4, subject_and_ratio_fields};
+use crate::report::{
+    Against, Figure, NoisePair, Ratio, Report, Subject, round4, subject_and_ratio_fields,
+};
 
 /// The whole file.
 pub type Results = Report<Row>;
@@ -150,8 +152,15 @@ impl Results {
     pub fn timings(machine: Machine, source: String, corpus: String, rows: Vec<Row>) -> Results {
         let mut results = Report::new(machine, source, UNIT.to_string(), corpus, rows);
         results.add_speedups_vs_scalar();
-        results.noise = noise_floor(&results.results);
+        results.add_noise_floor();
         results
+    }
+
+    /// Finds the run's pairs of timings of identical code ([`identical_code_pairs`]), and with
+    /// them its noise floor: the widest pair's gap.
+    pub fn add_noise_floor(&mut self) {
+        self.noise_pairs = identical_code_pairs(&self.results);
+        self.noise = self.noise_pairs.first().map(|pair| pair.gap);
     }
 
     /// Records the copy each row of a backend that picks its width timed, where the row does
@@ -206,17 +215,18 @@ impl Results {
     }
 }
 
-/// The largest relative difference between two timings of the same machine code in this run: a
-/// backend that inherits a routine from another, where neither region adds target features
-/// (swar or portable running scalar's code), compiles the same source the same way. `None` when
-/// the run has no such pair.
-fn noise_floor(rows: &[Row]) -> Option<f64> {
+/// The pairs of timings of the same machine code in this run, widest first: a backend that
+/// inherits a routine from another, where neither region adds target features (swar or portable
+/// running scalar's code), compiles the same source the same way. Each pair's gap is the relative
+/// difference of its two timings.
+fn identical_code_pairs(rows: &[Row]) -> Vec<NoisePair> {
     let ns = |benchmark: &str, backend: BackendKind| {
         rows.iter()
             .find(|r| r.subject.benchmark == benchmark && r.subject.backend == backend.name())
             .map(|r| r.ns_per_op)
     };
-    rows.iter()
+    let mut pairs: Vec<NoisePair> = rows
+        .iter()
         .filter_map(|row| {
             let on = row.subject.implementation()?;
             let from = row.subject.inherited_from()?;
@@ -225,17 +235,23 @@ fn noise_floor(rows: &[Row]) -> Option<f64> {
                 return None;
             }
             let other = ns(&row.subject.benchmark, from)?;
-            Some((row.ns_per_op / other).ln().abs())
+            Some(NoisePair {
+                benchmark: row.subject.benchmark.clone(),
+                on: row.subject.backend.clone(),
+                from: from.name().to_string(),
+                gap: round4((row.ns_per_op / other).ln().abs().exp() - 1.0),
+            })
         })
-        .max_by(f64::total_cmp)
-        .map(|spread| round4(spread.exp() - 1.0))
+        .collect();
+    pairs.sort_by(|a, b| b.gap.total_cmp(&a.gap));
+    pairs
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use crate::report::best;
-    use crate::testing::{made_up_report, swar_inherits};
+    use crate::testing::{made_up_report, release_machine, swar_inherits};
 
     /// A row of three samples around `ns`; swar is marked as inheriting, whatever the backends
     /// say today.
@@ -263,6 +279,33 @@ pub(crate) mod tests {
         );
         results.add_speedups_vs_scalar();
         results
+    }
+
+    #[test]
+    fn the_noise_floor_is_the_widest_gap_between_timings_of_identical_code() {
+        // swar inherits from scalar here; avx2 adds target features, so its flip is no pair.
+        let rows = vec![
+            row("flip", "scalar", 2.0),
+            row("flip", "swar", 2.5),
+            row("flip", "avx2", 1.0),
+            row("piece-sets", "swar", 3.0),
+            row("piece-sets", "scalar", 3.3),
+            row("hex-sets", "swar", 1.0),
+        ];
+        let results = Results::timings(release_machine(), "qbb test".into(), "c".into(), rows);
+        let pairs: Vec<(&str, &str, &str, f64)> = results
+            .noise_pairs
+            .iter()
+            .map(|p| (p.benchmark.as_str(), p.on.as_str(), p.from.as_str(), p.gap))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("flip", "swar", "scalar", 0.25),
+                ("piece-sets", "swar", "scalar", 0.1)
+            ]
+        );
+        assert_eq!(results.noise, Some(0.25));
     }
 
     /// One value of every row, in the rows' order.

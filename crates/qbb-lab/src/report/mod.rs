@@ -44,7 +44,20 @@ pub struct Report<R> {
     /// than this are ties. Timings only (instruction counts do not vary).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise: Option<f64>,
+    /// Every pair of timings of identical code in this run, widest first: the first sets `noise`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub noise_pairs: Vec<NoisePair>,
     pub results: Vec<R>,
+}
+
+/// Two timings of the same machine code: on backend `on`, which runs `from`'s routine, and on
+/// `from`, for `benchmark`; `gap` is their relative difference.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NoisePair {
+    pub benchmark: String,
+    pub on: String,
+    pub from: String,
+    pub gap: f64,
 }
 
 impl<R: Figure> Report<R> {
@@ -72,6 +85,7 @@ impl<R: Figure> Report<R> {
             unit,
             corpus,
             noise: None,
+            noise_pairs: Vec::new(),
             results,
         }
     }
