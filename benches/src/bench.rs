@@ -98,14 +98,27 @@ impl Bench {
         corpus: &Corpus,
         rounds: u64,
     ) -> Result<(), BackendError> {
+        self.run_placed(on, corpus, rounds, 0)
+    }
+
+    /// [`Bench::run`] on the copy of the loop at `placement`
+    /// ([`PLACEMENTS`](crate::implementation::PLACEMENTS) copies, each placed differently).
+    pub fn run_placed(
+        self,
+        on: impl Into<Implementation>,
+        corpus: &Corpus,
+        rounds: u64,
+        placement: usize,
+    ) -> Result<(), BackendError> {
         let on = on.into();
+        let at = placement;
         match self.measure {
             Measure::Throughput => {
-                qbb::for_each_routine!(throughput, self.routine, on, corpus, rounds)
+                qbb::for_each_routine!(throughput, self.routine, on, corpus, rounds, at)
             }
             Measure::Latency => match self.routine {
-                Routine::PieceAt => on.run::<kernels::PieceAtLatency>(corpus, rounds),
-                Routine::Flip => on.run::<kernels::FlipLatency>(corpus, rounds),
+                Routine::PieceAt => on.run::<kernels::PieceAtLatency>(corpus, rounds, at),
+                Routine::Flip => on.run::<kernels::FlipLatency>(corpus, rounds, at),
                 _ => unreachable!("`Bench::latency` is private to `ALL`"),
             },
         }
@@ -114,11 +127,11 @@ impl Bench {
 
 /// The throughput kernel of each routine: `kernels::<Variant>`, from the catalogue's table.
 macro_rules! throughput {
-    ([$routine:expr, $on:expr, $corpus:expr, $rounds:expr]
+    ([$routine:expr, $on:expr, $corpus:expr, $rounds:expr, $at:expr]
      $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
         $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
         match $routine {
-            $( Routine::$variant => $on.run::<kernels::$variant>($corpus, $rounds), )*
+            $( Routine::$variant => $on.run::<kernels::$variant>($corpus, $rounds, $at), )*
         }
     };
 }

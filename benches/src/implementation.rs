@@ -103,13 +103,70 @@ impl Implementation {
     }
 
     /// Runs kernel `K` for `rounds` passes over `corpus`: one dispatch, the whole loop inside the
-    /// region's target features.
-    pub fn run<K: Kernel>(self, corpus: &Corpus, rounds: u64) -> Result<(), BackendError> {
+    /// region's target features. The loop is the copy at `placement` (below [`PLACEMENTS`]).
+    pub fn run<K: Kernel>(
+        self,
+        corpus: &Corpus,
+        rounds: u64,
+        placement: usize,
+    ) -> Result<(), BackendError> {
+        match placement {
+            0 => self.run_copy::<K, 0>(corpus, rounds),
+            1 => self.run_copy::<K, 1>(corpus, rounds),
+            2 => self.run_copy::<K, 2>(corpus, rounds),
+            _ => self.run_copy::<K, 3>(corpus, rounds),
+        }
+    }
+
+    fn run_copy<K: Kernel, const SHIFT: usize>(
+        self,
+        corpus: &Corpus,
+        rounds: u64,
+    ) -> Result<(), BackendError> {
         if !self.is_raised() {
-            return qbb::with_backend!(self.code, |b| K::run(b, corpus, rounds));
+            return qbb::with_backend!(self.code, |b| {
+                shift_what_follows::<SHIFT>();
+                K::run(b, corpus, rounds)
+            });
         }
         self.check_available()?;
-        raised::<K>(self.code, corpus, rounds)
+        raised::<K, SHIFT>(self.code, corpus, rounds)
+    }
+}
+
+/// How many copies of every benchmark loop there are, each placed [`PLACEMENT_STEP`] bytes
+/// further from a 64-byte boundary than the one before: four copies cover every 16-byte
+/// alignment of a loop within the cache line (LLVM starts loops at 16-byte boundaries).
+///
+/// Where a loop sits decides how it is fetched: the same bytes that end before a 64-byte
+/// boundary in one build may straddle it in the next, and a one-nanosecond loop then takes a
+/// quarter longer. Timing every copy and taking the median over them measures the code, not
+/// the place the linker happened to give it.
+pub const PLACEMENTS: usize = 4;
+
+/// The distance between two copies' placements, bytes.
+pub const PLACEMENT_STEP: usize = 16;
+
+/// Aligns the code that follows to 64 bytes, then moves it `SHIFT * PLACEMENT_STEP` bytes on:
+/// the kernel's loop, inlined right after, lands at a known offset from a cache-line boundary in
+/// each copy. The padding is no-operations that run once per timed sample.
+#[inline(always)]
+fn shift_what_follows<const SHIFT: usize>() {
+    #[cfg(target_arch = "x86_64")]
+    const NOP_BYTES: usize = 1;
+    #[cfg(not(target_arch = "x86_64"))]
+    const NOP_BYTES: usize = 4;
+    // SAFETY: the block is alignment padding and no-operations: it reads and writes no register,
+    // no memory and no flag, and leaves the stack alone.
+    unsafe {
+        std::arch::asm!(
+            ".p2align 6",
+            ".rept {count}",
+            "nop",
+            ".endr",
+            count = const SHIFT * PLACEMENT_STEP / NOP_BYTES,
+            options(nomem, nostack, preserves_flags),
+        );
     }
 }
 
@@ -122,17 +179,21 @@ fn is_scalar_class(kind: BackendKind) -> bool {
 /// everything compiles with the region's features. The check: in `objdump -d -C target/release/qbb`
 /// no function `<Avx2 as Backend>::with_features::region` calls into `scalar` or `swar`.
 #[cfg(target_arch = "x86_64")]
-fn raised<K: Kernel>(code: BackendKind, corpus: &Corpus, rounds: u64) -> Result<(), BackendError> {
+fn raised<K: Kernel, const SHIFT: usize>(
+    code: BackendKind,
+    corpus: &Corpus,
+    rounds: u64,
+) -> Result<(), BackendError> {
     use qbb::{Scalar, Swar};
     match code {
-        BackendKind::Scalar => in_avx2_region::<K, Scalar>(corpus, rounds),
-        BackendKind::Swar => in_avx2_region::<K, Swar>(corpus, rounds),
+        BackendKind::Scalar => in_avx2_region::<K, Scalar, SHIFT>(corpus, rounds),
+        BackendKind::Swar => in_avx2_region::<K, Swar, SHIFT>(corpus, rounds),
         other => Err(BackendError::Unknown(format!("{other}{RAISED_SUFFIX}"))),
     }
 }
 
 #[cfg(target_arch = "x86_64")]
-fn in_avx2_region<K: Kernel, B: qbb::Backend>(
+fn in_avx2_region<K: Kernel, B: qbb::Backend, const SHIFT: usize>(
     corpus: &Corpus,
     rounds: u64,
 ) -> Result<(), BackendError> {
@@ -142,13 +203,20 @@ fn in_avx2_region<K: Kernel, B: qbb::Backend>(
     };
     region.with_features(
         #[inline(always)]
-        |_| K::run(code, corpus, rounds),
+        |_| {
+            shift_what_follows::<SHIFT>();
+            K::run(code, corpus, rounds)
+        },
     );
     Ok(())
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn raised<K: Kernel>(_: BackendKind, _: &Corpus, _: u64) -> Result<(), BackendError> {
+fn raised<K: Kernel, const SHIFT: usize>(
+    _: BackendKind,
+    _: &Corpus,
+    _: u64,
+) -> Result<(), BackendError> {
     RAISED_TO.check_available()
 }
 

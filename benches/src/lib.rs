@@ -5,7 +5,8 @@
 //! - [`corpus`]: the fixed batch of 1024 positions and the inputs of every routine;
 //! - [`kernels`]: the timed loops, generic over the backend;
 //! - [`bench`]: the list of benchmarks and the one dispatch onto a backend;
-//! - [`measure`]: the quick timer of `qbb compare`;
+//! - [`measure`]: the timer of `qbb compare`: paired turns over several placements of each loop;
+//! - [`estimate`]: speed-ups from paired turns, with their intervals;
 //! - [`implementation`]: what a timing runs: a backend, or a scalar-class baseline raised to
 //!   x86-64-v3;
 //! - [`clock`]: the core clock, timed with a chain of dependent additions;
@@ -16,6 +17,7 @@ pub mod bench;
 pub mod build_info;
 pub mod clock;
 pub mod corpus;
+pub mod estimate;
 pub mod harness;
 pub mod implementation;
 pub mod kernels;
@@ -23,5 +25,5 @@ pub mod measure;
 
 pub use bench::{ALL, Bench, Measure, available_backends, available_implementations};
 pub use corpus::Corpus;
-pub use implementation::Implementation;
+pub use implementation::{Implementation, PLACEMENTS};
 pub use measure::{Measurement, Plan};

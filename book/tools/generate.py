@@ -489,13 +489,32 @@ def timed(rows):
 
 
 def tied_fastest(rows, noise):
-    """The fastest row and every row within the noise floor of it (a tie), as `qbb compare` bolds
-    them; nothing when fewer than two rows were timed."""
+    """The fastest row and every row tied with it, as `qbb compare` bolds them: by the rows' own
+    paired intervals (`tied_with_fastest`) where the run has them, else within the noise floor;
+    nothing when fewer than two rows were timed."""
     rows = timed(rows)
     if len(rows) < 2:
         return []
+    if all("tied_with_fastest" in r for r in rows):
+        return [r for r in rows if r["tied_with_fastest"]]
     best = min(r["ns_per_op"] for r in rows)
     return [r for r in rows if r["ns_per_op"] <= best * (1 + (noise or 0))]
+
+
+def is_paired(report):
+    """Whether the report's speed-ups are paired estimates with intervals (`qbb compare` since
+    it times in turns)."""
+    return any(r.get("speedup_interval") for r in report["results"])
+
+
+def against_one(row, noise):
+    """Where a row's speed-up over its baseline stands: 1 above, 0 a tie, -1 below; by its
+    interval where it has one, else against the noise floor."""
+    if row.get("speedup_interval"):
+        low, high = row["speedup_interval"]
+        return 1 if low > 1 else -1 if high < 1 else 0
+    ratio = row["speedup_vs_baseline"]
+    return 1 if ratio > 1 + noise else 0 if ratio * (1 + noise) >= 1 else -1
 
 
 def format_noise(noise):
@@ -651,6 +670,15 @@ def clock_line(report):
 def noise_line(report):
     """The noise floor and what it decides, in one sentence."""
     noise = report.get("noise")
+    if is_paired(report):
+        floor = (f" The widest gap between two timings of the same machine code (a backend that "
+                 f"inherits a routine where neither adds target features) is {format_noise(noise)}."
+                 if noise is not None else "")
+        return (
+            "Each speed-up is the median of ratios taken within turns (every implementation timed "
+            "once per turn, in each of four placements of its loop), with a 95 % interval; a time "
+            "whose paired interval with the fastest includes 1 is a tie, in bold with it." + floor
+        )
     if noise is None:
         return "This run timed no routine twice, so it has no noise floor: only the fastest time is in bold."
     return (
@@ -798,12 +826,19 @@ def overview_table(report, source):
             cells = [cell(b, "speedup_vs_scalar") for b in implementations if b != "scalar"]
             text += f"| `{bench}` | {scalar_ns} | " + " | ".join(cells) + " |\n"
     if fair:
+        if is_paired(report):
+            how = ("the median over the run's turns of the baseline's time divided by the "
+                   "implementation's in the same turn")
+            tie = "every implementation whose paired interval with it includes 1"
+        else:
+            how = "the baseline's median divided by the implementation's"
+            tie = ("every implementation within the run's noise floor "
+                   f"({format_noise(noise) if noise is not None else 'not measured'}) of it")
         text += (
-            "\nEach cell is the implementation's speed-up over the row's baseline (the baseline's "
-            "median divided by the implementation's); ° marks the baseline, whose time per call is "
-            "in the third column. In bold the fastest of each row and every implementation within "
-            f"the run's noise floor ({format_noise(noise) if noise is not None else 'not measured'}) "
-            "of it: a tie. † marks a backend that runs another tier's code for that routine. The "
+            f"\nEach cell is the implementation's speed-up over the row's baseline ({how}); ° "
+            "marks the baseline, whose time per call is in the third column. In bold the fastest "
+            f"of each row and {tie}: a tie. † marks a backend that runs another tier's code for "
+            "that routine. The "
             "last column is the fastest implementation's naive ratio over the scalar reference, "
             "which mixes the SIMD width with the instruction set and with how plainly the reference "
             "is written; it is there for comparison with older reports, not as a result.\n"
@@ -838,17 +873,18 @@ def verdict(report, source):
         best = max(simd, key=lambda r: r["speedup_vs_baseline"])
         ratio = best["speedup_vs_baseline"]
         item = f"`{bench}` ({best['backend']}, {format_ratio(ratio)}× over {baseline})"
-        if ratio > 1 + noise:
-            wins.append(item)
-        elif ratio * (1 + noise) >= 1:
-            ties.append(item)
-        else:
-            losses.append(item)
-    noise_text = (f"the noise floor, {format_noise(noise)}" if report.get("noise") is not None
-                  else "the noise floor (none measured)")
+        {1: wins, 0: ties, -1: losses}[against_one(best, noise)].append(item)
+    if is_paired(report):
+        titles = ["SIMD beats the baseline: the speed-up's 95 % interval lies above 1",
+                  "SIMD ties with the baseline: the interval includes 1"]
+    else:
+        noise_text = (f"the noise floor, {format_noise(noise)}" if report.get("noise") is not None
+                      else "the noise floor (none measured)")
+        titles = [f"SIMD beats the baseline by more than {noise_text}",
+                  "SIMD ties with the baseline, within the noise floor"]
     for title, items in [
-        (f"SIMD beats the baseline by more than {noise_text}", wins),
-        ("SIMD ties with the baseline, within the noise floor", ties),
+        (titles[0], wins),
+        (titles[1], ties),
         ("The baseline beats every SIMD backend", losses),
     ]:
         text += f"- **{title}** ({len(items)}): " + (", ".join(items) if items else "none") + ".\n"
@@ -1357,6 +1393,38 @@ def own_or_newest(report_dir, name):
     return next((f for f in files if f.is_file()), None)
 
 
+def agreement_table(report_dir, report):
+    """How far the ratios moved when the whole job ran twice: with the timer before pairing (the
+    report's `unpaired/` folder) and with the paired timer (the report's own agreement)."""
+    machine = report_dir.name
+    before_file = report_dir / "unpaired" / "results.json"
+    before = json.loads(before_file.read_text()).get("agreement") if before_file.is_file() else None
+    after = report.get("agreement")
+    if before is None and after is None:
+        return (f"*`reports/{machine}` has no repeated run: `qbb compare --repeat 2` and "
+                f"`reports/pairing-check.sh {machine}` write them.*\n")
+    text = HEADER.format(source=f"`reports/{machine}/results.json` and "
+                                f"`reports/{machine}/unpaired/results.json`")
+    text += ("| the job run twice | ratios against | ratios | median difference | 90th "
+             "percentile | largest | verdicts changed | moved to or from a tie |\n"
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+    for name, a in [("timer before pairing: medians over the run, one placement", before),
+                    ("paired turns, four placements, until ±2 %", after)]:
+        if a is None:
+            continue
+        text += (f"| {name} | {a['reference']} | {a['ratios']} | {a['median'] * 100:.1f} % | "
+                 f"{a['p90'] * 100:.1f} % | {a['max'] * 100:.1f} % | "
+                 f"{len(a['verdict_changes'])} | {a['tie_changes']} |\n")
+    text += (f"\nMeasured on `{machine}`: each ratio is an implementation's speed-up over "
+             "the same fixed implementation in the same benchmark, in the first run and in the "
+             "second; a difference is how far the two differ, relative. A verdict is a speed-up "
+             "over the baseline above 1 or below it by its interval (the timer before pairing "
+             "had no intervals: no verdict of it is counted). The paired run is the report's own "
+             "(`qbb compare --repeat 2`); the other is two runs of the timer before pairing "
+             f"compared by `qbb report --agree-with` (`reports/pairing-check.sh {machine}`).\n")
+    return text
+
+
 def placement_check(path):
     """The check of what sets a report's noise floor: the floor's pair timed again, built as
     usual and with every loop aligned to 64 bytes, beside where the kernel's loops begin."""
@@ -1762,6 +1830,8 @@ def results(report_dir):
     write(out / "perft-margins.md", perft_margins(perft, perft_file, machine_id))
     # Perft on one thread and on every core: this machine's, or the newest report that has it.
     write(out / "threads.md", threads_table(own_or_newest(report_dir, "threads.json"), measure))
+    # How far the ratios move from one run of the job to the next, before pairing and after.
+    write(out / "agreement.md", agreement_table(report_dir, report))
     # What sets the noise floor: this machine's check, or the newest report that has one.
     write(out / "placement.md", placement_check(own_or_newest(report_dir, "placement.json")))
     # The same race with every crate built for this CPU, where the machine's report has it.

@@ -11,7 +11,7 @@ fn compare_writes_the_table_json_markdown_and_charts() {
     let out = qbb_writing_to(&dir, &args);
     let progress = stderr(&out);
     assert!(
-        progress.contains("[ 1/1] flip: scalar "),
+        progress.contains("[ 1/1] flip (") && progress.contains(" turns): scalar "),
         "progress: {progress}"
     );
     let table = stdout(&out);
@@ -43,8 +43,21 @@ fn compare_writes_the_table_json_markdown_and_charts() {
     for row in rows {
         assert!(row["ns_per_op"].as_f64().unwrap() > 0.0);
         assert!(row["cycles_per_op"].as_f64().unwrap() > 0.0);
-        assert!(want.contains(&row["baseline"].as_str().unwrap()));
-        assert!(row["speedup_vs_baseline"].as_f64().unwrap() <= 1.0);
+        let baseline = row["baseline"].as_str().unwrap();
+        assert!(want.contains(&baseline));
+        // Timed in turns, each in every placement of the loop: a speed-up with its interval.
+        let turns = row["turn_ns"].as_array().unwrap().len();
+        assert!(turns >= 6 && turns == row["samples"].as_u64().unwrap() as usize);
+        assert_eq!(
+            row["placement_ns"].as_array().unwrap().len(),
+            qbb_benches::PLACEMENTS
+        );
+        let speedup = row["speedup_vs_baseline"].as_f64().unwrap();
+        let [low, high] = [0, 1].map(|i| row["speedup_interval"][i].as_f64().unwrap());
+        assert!(low <= speedup && speedup <= high, "{row}");
+        if row["backend"] == baseline {
+            assert_eq!((low, speedup, high), (1.0, 1.0, 1.0));
+        }
         assert!(row["speedup_vs_scalar"].as_f64().unwrap() > 0.0);
     }
     assert!(dir.join("results.md").is_file());

@@ -7,6 +7,7 @@
 //! `results.json`, `results.md`, the overview chart and one chart per benchmark. Every speed-up
 //! is over the benchmark's baseline, the fastest scalar-class code.
 
+mod agreement;
 mod chart;
 mod criterion;
 mod results;
@@ -18,7 +19,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 use qbb::BackendKind;
-use qbb_benches::{ALL, Bench, Corpus, Implementation, Plan, available_implementations};
+use qbb_benches::{
+    ALL, Bench, Corpus, Implementation, PLACEMENTS, Plan, available_implementations,
+};
 
 use crate::instructions::counts::Instructions;
 use crate::output::print;
@@ -57,6 +60,12 @@ pub struct CompareArgs {
     /// `flip-latency` (comma-separated or repeated) [default: all].
     #[arg(long = "bench", value_name = "ID", value_delimiter = ',')]
     benches: Vec<Bench>,
+    /// Run the whole job N times and report how well the runs agree (every ratio against one
+    /// fixed implementation, run by run); the first run's figures are written, with the
+    /// agreement.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=9))]
+    repeat: u32,
 }
 
 #[derive(Debug, clap::Args)]
@@ -68,6 +77,10 @@ pub struct ReportArgs {
     /// folder: the same numbers, machine and date, with the current table and chart code.
     #[arg(long, value_name = "FILE", conflicts_with = "criterion")]
     json: Option<PathBuf>,
+    /// With --json: results.json files of other runs of the same job, to tell how far each
+    /// ratio moved from that run to these (the agreement is written with the figures).
+    #[arg(long, value_name = "FILE", requires = "json")]
+    agree_with: Vec<PathBuf>,
     /// Where to write results.json, results.md and the charts [default: reports/<machine-id>].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -97,13 +110,14 @@ fn compare(args: &CompareArgs) -> Result<ExitCode> {
     } else {
         Plan::NORMAL
     };
-    let mut machine = Machine::current();
+    let machine = Machine::current();
     let out = out_dir(args.out.as_deref(), &machine)?;
     let corpus = Corpus::standard();
     let names: Vec<String> = implementations.iter().map(|i| i.name()).collect();
-    let estimate = plan.estimate(implementations.len()) * benches.len() as u32;
+    let estimate = plan.estimate(implementations.len()) * benches.len() as u32 * args.repeat;
     eprintln!(
-        "measuring {} benchmarks on {} implementations ({}) over {} positions on {}: about {} s",
+        "measuring {} benchmarks on {} implementations ({}) over {} positions on {}: at most \
+         about {} s",
         benches.len(),
         implementations.len(),
         names.join(", "),
@@ -111,6 +125,39 @@ fn compare(args: &CompareArgs) -> Result<ExitCode> {
         machine.cpu,
         estimate.as_secs().max(1)
     );
+    let runs = (0..args.repeat)
+        .map(|run| {
+            if args.repeat > 1 {
+                eprintln!("run {} of {}", run + 1, args.repeat);
+            }
+            measure_once(&benches, &implementations, &corpus, &plan, machine.clone())
+        })
+        .collect::<Result<Vec<Results>>>()?;
+    let (mut results, others) = split_first_run(runs);
+    if !others.is_empty() {
+        results.agreement = agreement::agreement(&results, &others);
+        if let Some(a) = &results.agreement {
+            eprintln!("agreement of the {}", agreement::describe(a));
+        }
+    }
+    finish(&mut results, &out)
+}
+
+/// The first run, and the others.
+fn split_first_run(mut runs: Vec<Results>) -> (Results, Vec<Results>) {
+    let first = runs.remove(0);
+    (first, runs)
+}
+
+/// One run of the whole job: every benchmark on every implementation, the clock timed before
+/// and after.
+fn measure_once(
+    benches: &[Bench],
+    implementations: &[Implementation],
+    corpus: &Corpus,
+    plan: &Plan,
+    mut machine: Machine,
+) -> Result<Results> {
     let started = Instant::now();
     let clock_before = qbb_benches::clock::core_ghz(CLOCK_PASSES);
     let mut measurements = Vec::new();
@@ -121,7 +168,8 @@ fn compare(args: &CompareArgs) -> Result<ExitCode> {
             eprint!("{progress} ...");
             let _ = std::io::stderr().flush();
         }
-        let measured = qbb_benches::measure::measure(bench, &implementations, &corpus, &plan)?;
+        let measured = qbb_benches::measure::measure(bench, implementations, corpus, plan)?;
+        let turns = measured.first().map_or(0, |m| m.turns.len());
         let summary: Vec<String> = measured
             .iter()
             .map(|m| format!("{} {} ns", m.implementation, three_digits(m.median())))
@@ -129,7 +177,7 @@ fn compare(args: &CompareArgs) -> Result<ExitCode> {
         if interactive {
             eprint!("\r");
         }
-        eprintln!("{progress}: {}", summary.join(", "));
+        eprintln!("{progress} ({turns} turns): {}", summary.join(", "));
         measurements.extend(measured);
     }
     let clock_after = qbb_benches::clock::core_ghz(CLOCK_PASSES);
@@ -149,20 +197,16 @@ fn compare(args: &CompareArgs) -> Result<ExitCode> {
             .map_or("not measured".to_string(), |ghz| format!("{ghz:.2} GHz"))
     );
     let rows = measurements
-        .into_iter()
-        .map(|m| {
-            Row::new(
-                m.bench,
-                m.implementation,
-                &m.ns_per_call,
-                m.calls_per_sample,
-                machine.clock_ghz,
-            )
-        })
+        .iter()
+        .map(|m| Row::measured(m, machine.clock_ghz))
         .collect();
     let source = command_line();
-    let mut results = Results::timings(machine, source, corpus_description(corpus.len()), rows);
-    finish(&mut results, &out)
+    Ok(Results::timings(
+        machine,
+        source,
+        corpus_description(corpus.len()),
+        rows,
+    ))
 }
 
 /// `qbb report`.
@@ -171,6 +215,17 @@ fn report(args: &ReportArgs) -> Result<ExitCode> {
         let mut results = Results::read_json(path, "a results.json")?;
         // A file written before the pairs were recorded gets them (the floor comes out the same).
         results.add_noise_floor();
+        if !args.agree_with.is_empty() {
+            let others = args
+                .agree_with
+                .iter()
+                .map(|path| Results::read_json(path, "a results.json"))
+                .collect::<Result<Vec<_>>>()?;
+            results.agreement = agreement::agreement(&results, &others);
+            if let Some(a) = &results.agreement {
+                eprintln!("agreement of the {}", agreement::describe(a));
+            }
+        }
         let out = out_dir(args.out.as_deref(), &results.machine)?;
         return finish(&mut results, &out);
     }
@@ -304,17 +359,48 @@ fn clock_text(m: &Machine) -> String {
     }
 }
 
-/// The noise floor, for the machine table.
-fn noise_text(noise: Option<f64>) -> String {
+/// The noise floor, for the machine table: what ties are decided by when the rows have no
+/// intervals, a check of the intervals when they have.
+fn noise_text(noise: Option<f64>, paired: bool) -> String {
+    let decides = if paired {
+        "ties are decided by each row's interval, not by it"
+    } else {
+        "differences inside it are ties"
+    };
     match noise {
         Some(noise) => format!(
             "{:.1} %: the largest difference between two timings of the same machine code in \
              this run (a backend running another's routine where neither adds target \
-             features); differences inside it are ties",
+             features); {decides}",
             noise * 100.0
         ),
         None => "unknown: this run timed no routine twice".to_string(),
     }
+}
+
+/// Whether the rows were timed in turns, with intervals (`qbb compare`; not criterion's).
+fn is_paired(results: &Results) -> bool {
+    results.results.iter().any(|r| !r.turn_ns.is_empty())
+}
+
+/// How the cells were measured, in two sentences.
+fn method_text(results: &Results) -> String {
+    let samples = results.results.iter().map(|r| r.samples);
+    let (fewest, most) = (
+        samples.clone().min().unwrap_or(0),
+        samples.max().unwrap_or(0),
+    );
+    if !is_paired(results) {
+        return format!("Each cell is the median of {most} samples.");
+    }
+    format!(
+        "The benchmarks were timed in turns, {fewest} to {most} per benchmark (until every \
+         speed-up's interval was within ±2 % or the benchmark's time was spent): in each turn \
+         every implementation ran once in each of the {PLACEMENTS} placements of its loop, in a \
+         shuffled order, and a turn's time is the median over the placements. A cell's time is \
+         the median over the turns, and its speed-up the median of the turns' ratios, with a \
+         95 % interval in `results.json`."
+    )
 }
 
 /// The table that shows what the baseline changes: per benchmark, the fastest implementation's
@@ -378,26 +464,30 @@ fn counts_of_another_copy(results: &Results) -> String {
 /// `results.md`: the machine, the table, the charts.
 fn markdown_page(results: &Results, has_overview: bool) -> String {
     let m = &results.machine;
-    let samples = results.results.first().map_or(0, |r| r.samples);
     let mut page = format!(
         "# Every routine on every backend: {cpu} (`{id}`)\n\n\
-         Measured by `{source}` on {date}. Each cell is the median of {samples} samples in \
-         nanoseconds per call (lower is better), then cycles per call where the core clock was \
-         measured, then the speed-up over the row's **baseline**: the fastest scalar-class code \
-         for that benchmark, among the scalar reference and SWAR built for baseline x86-64 and \
-         the same two built for x86-64-v3 (`scalar-v3`, `swar-v3`: POPCNT, BMI1/2, LZCNT and \
-         AVX2 allowed). ° marks the baseline, so a speed-up measures what the backend's SIMD \
-         code buys over the best plain code, not what a newer instruction set buys any code. \
-         The fastest cell of each row is in bold, with every cell within the run's noise floor \
-         of it (a tie). A column's header names the x86-64 level its code is built for where \
-         the backend's name does not. † marks a backend that runs another tier's code for that \
-         routine (`qbb backends` says which and why). Throughput benchmarks make one \
-         independent call per position; `-latency` benchmarks chain each call on the previous \
-         result.\n\n",
+         Measured by `{source}` on {date}. {how} Each cell gives nanoseconds per call (lower is \
+         better), then cycles per call where the core clock was measured, then the speed-up \
+         over the row's **baseline**: the fastest scalar-class code for that benchmark, among \
+         the scalar reference and SWAR built for baseline x86-64 and the same two built for \
+         x86-64-v3 (`scalar-v3`, `swar-v3`: POPCNT, BMI1/2, LZCNT and AVX2 allowed). ° marks \
+         the baseline, so a speed-up measures what the backend's SIMD code buys over the best \
+         plain code, not what a newer instruction set buys any code. The fastest cell of each \
+         row is in bold, with every cell tied with it ({tie}). A column's header names the \
+         x86-64 level its code is built for where the backend's name does not. † marks a \
+         backend that runs another tier's code for that routine (`qbb backends` says which and \
+         why). Throughput benchmarks make one independent call per position; `-latency` \
+         benchmarks chain each call on the previous result.\n\n",
         cpu = m.cpu,
         id = m.id,
         source = results.source,
         date = m.date,
+        how = method_text(results),
+        tie = if is_paired(results) {
+            "the 95 % interval of their paired ratio includes 1"
+        } else {
+            "within the run's noise floor"
+        },
     );
     if let Some(args) = results.source.strip_prefix("qbb ") {
         page.push_str(&format!(
@@ -414,15 +504,23 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
     page.push_str(&format!("| core clock | {} |\n", clock_text(m)));
     page.push_str(&format!(
         "| noise floor | {} |\n",
-        noise_text(results.noise)
+        noise_text(results.noise, is_paired(results))
     ));
+    if let Some(a) = &results.agreement {
+        page.push_str(&format!("| agreement | {} |\n", agreement::describe(a)));
+    }
     page.push('\n');
     page.push_str(&results.table().markdown());
-    page.push_str(
+    page.push_str(if is_paired(results) {
+        "\nEach turn's time, each placement's and each speed-up's interval are in \
+         `results.json` (`turn_ns`, `placement_ns`, `speedup_interval`); the fastest and \
+         slowest turn (`ns_min`, `ns_max`) are drawn as error bars in the charts. The machine \
+         may be shared: quote ratios between backends of one run rather than absolute times.\n"
+    } else {
         "\nThe fastest and slowest sample of each cell are in `results.json` (`ns_min`, \
          `ns_max`) and drawn as error bars in the charts. The machine may be shared: quote \
-         ratios between backends of one run rather than absolute times.\n",
-    );
+         ratios between backends of one run rather than absolute times.\n"
+    });
     page.push_str(&counts_of_another_copy(results));
     page.push_str(&fair_and_naive(results));
     if has_overview {

@@ -1,11 +1,18 @@
 //! The timings as `results.json` holds them: a [`Report`] of one [`Row`] per benchmark and
 //! implementation, with nanoseconds and cycles per call, the speed-up over the benchmark's
 //! baseline (the fastest scalar-class code) and, beside it, over the scalar reference.
+//!
+//! A row timed by `qbb compare` keeps its time in each turn (the median over the placements of
+//! its loop) and in each placement. Its speed-up over the baseline is then the median of the
+//! turns' ratios, with an interval ([`qbb_benches::estimate`]), and it ties with the row's
+//! fastest cell when the interval of their ratio includes 1. A row read back from criterion has
+//! no turns: its speed-up is the ratio of the medians, and the run's noise floor decides ties.
 
 use std::collections::BTreeMap;
 
 use qbb::BackendKind;
-use qbb_benches::{Bench, Implementation};
+use qbb_benches::estimate::{self, Estimate, Verdict};
+use qbb_benches::{Bench, Implementation, Measurement};
 use serde::{Deserialize, Serialize};
 
 use crate::instructions::counts::Instructions;
@@ -20,19 +27,26 @@ use crate::report::{
 pub type Results = Report<Row>;
 
 /// What one figure is.
-const UNIT: &str = "ns per call (median of the samples)";
+const UNIT: &str = "ns per call (median over the turns)";
 
 /// One benchmark timed on one implementation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     #[serde(flatten)]
     pub subject: Subject,
-    /// The median over the samples, nanoseconds per call.
+    /// The median over the samples (over the turns, for `qbb compare`), nanoseconds per call.
     pub ns_per_op: f64,
-    /// The fastest and slowest sample, nanoseconds per call.
+    /// The fastest and slowest sample (turn), nanoseconds per call.
     pub ns_min: f64,
     pub ns_max: f64,
+    /// Samples: turns, for `qbb compare`.
     pub samples: usize,
+    /// Nanoseconds per call in each turn: the median over the placements of the loop.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turn_ns: Vec<f64>,
+    /// Nanoseconds per call of each placement of the loop: the median over the turns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub placement_ns: Vec<f64>,
     /// Calls timed in one sample.
     pub calls_per_sample: u64,
     /// `ns_per_op` times the core clock measured during the run (`machine.clock_ghz`).
@@ -56,9 +70,17 @@ pub struct Row {
     /// The benchmark's baseline: the fastest of the scalar-class implementations measured.
     #[serde(default)]
     pub baseline: Option<String>,
-    /// The baseline's `ns_per_op` divided by this row's: the headline speed-up.
+    /// The headline speed-up: the median of the turns' ratios of the baseline's time to this
+    /// row's, where the row has turns; else the baseline's `ns_per_op` over this row's.
     #[serde(default)]
     pub speedup_vs_baseline: Option<f64>,
+    /// The 95 % interval of `speedup_vs_baseline`, `[low, high]`, where the row has turns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speedup_interval: Option<[f64; 2]>,
+    /// Whether the row is the benchmark's fastest or ties with it (the interval of their paired
+    /// ratio includes 1), where the rows have turns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tied_with_fastest: Option<bool>,
     /// The scalar reference's `ns_per_op` divided by this row's, when scalar was measured.
     pub speedup_vs_scalar: Option<f64>,
 }
@@ -81,6 +103,8 @@ impl Row {
             ns_min: round4(sorted.first().copied().unwrap_or(f64::NAN)),
             ns_max: round4(sorted.last().copied().unwrap_or(f64::NAN)),
             samples: sorted.len(),
+            turn_ns: Vec::new(),
+            placement_ns: Vec::new(),
             calls_per_sample,
             cycles_per_op: clock_ghz.map(|ghz| round4(ns_per_op * ghz)),
             width: None,
@@ -89,8 +113,30 @@ impl Row {
             counted_another_copy: None,
             baseline: None,
             speedup_vs_baseline: None,
+            speedup_interval: None,
+            tied_with_fastest: None,
             speedup_vs_scalar: None,
         }
+    }
+
+    /// The row of a measurement by `qbb compare`: its turns' times and its placements' kept.
+    pub fn measured(m: &Measurement, clock_ghz: Option<f64>) -> Row {
+        let turns: Vec<f64> = m.turn_times().into_iter().map(round4).collect();
+        let mut row = Row::new(
+            m.bench,
+            m.implementation,
+            &turns,
+            m.calls_per_sample,
+            clock_ghz,
+        );
+        row.turn_ns = turns;
+        row.placement_ns = m.placement_times().into_iter().map(round4).collect();
+        row
+    }
+
+    /// This row's speed-up over `reference`, paired turn by turn; `None` unless both have turns.
+    pub fn paired_over(&self, reference: &Row) -> Option<Estimate> {
+        estimate::paired(&reference.turn_ns, &self.turn_ns)
     }
 }
 
@@ -110,6 +156,10 @@ impl Figure for Row {
 
     fn value(&self) -> f64 {
         self.ns_per_op
+    }
+
+    fn tied_with_best(&self) -> Option<bool> {
+        self.tied_with_fastest
     }
 
     fn value_text(&self) -> String {
@@ -139,11 +189,7 @@ impl Row {
 }
 
 fn median(sorted: &[f64]) -> f64 {
-    match sorted.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => sorted[n / 2],
-        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
-    }
+    estimate::median(&mut sorted.to_vec())
 }
 
 impl Results {
@@ -152,8 +198,52 @@ impl Results {
     pub fn timings(machine: Machine, source: String, corpus: String, rows: Vec<Row>) -> Results {
         let mut results = Report::new(machine, source, UNIT.to_string(), corpus, rows);
         results.add_speedups_vs_scalar();
+        results.add_paired_estimates();
         results.add_noise_floor();
         results
+    }
+
+    /// Where the rows have turns: each row's speed-up over its baseline as the median of the
+    /// turns' ratios, with its interval, and whether it ties with the benchmark's fastest row.
+    pub fn add_paired_estimates(&mut self) {
+        let benchmarks: Vec<String> = self
+            .by_benchmark()
+            .into_iter()
+            .map(|(id, _)| id.to_string())
+            .collect();
+        for id in benchmarks {
+            let rows: Vec<&Row> = self
+                .results
+                .iter()
+                .filter(|r| r.subject.benchmark == id)
+                .collect();
+            let baseline = rows
+                .iter()
+                .find(|r| r.baseline.as_deref() == Some(r.subject.backend.as_str()));
+            let fastest = crate::report::best(&rows);
+            let estimates: Vec<(Option<Estimate>, Option<bool>)> = rows
+                .iter()
+                .map(|row| {
+                    let speedup = baseline.and_then(|b| row.paired_over(b));
+                    let tie = fastest.and_then(|f| {
+                        let e = f.paired_over(row)?;
+                        Some(std::ptr::eq(f, *row) || e.verdict() == Verdict::Tie)
+                    });
+                    (speedup, tie)
+                })
+                .collect();
+            let rows = self
+                .results
+                .iter_mut()
+                .filter(|r| r.subject.benchmark == id);
+            for (row, (speedup, tie)) in rows.zip(estimates) {
+                if let Some(e) = speedup {
+                    row.speedup_vs_baseline = Some(round4(e.median));
+                    row.speedup_interval = Some([round4(e.interval.low), round4(e.interval.high)]);
+                }
+                row.tied_with_fastest = tie;
+            }
+        }
     }
 
     /// Finds the run's pairs of timings of identical code ([`identical_code_pairs`]), and with
@@ -218,12 +308,11 @@ impl Results {
 /// The pairs of timings of the same machine code in this run, widest first: a backend that
 /// inherits a routine from another, where neither region adds target features (swar or portable
 /// running scalar's code), compiles the same source the same way. Each pair's gap is the relative
-/// difference of its two timings.
+/// difference of its two timings (their paired ratio, where the rows have turns).
 fn identical_code_pairs(rows: &[Row]) -> Vec<NoisePair> {
-    let ns = |benchmark: &str, backend: BackendKind| {
+    let other_row = |benchmark: &str, backend: BackendKind| {
         rows.iter()
             .find(|r| r.subject.benchmark == benchmark && r.subject.backend == backend.name())
-            .map(|r| r.ns_per_op)
     };
     let mut pairs: Vec<NoisePair> = rows
         .iter()
@@ -234,12 +323,16 @@ fn identical_code_pairs(rows: &[Row]) -> Vec<NoisePair> {
             if on.is_raised() || !plain(on.code) || !plain(from) {
                 return None;
             }
-            let other = ns(&row.subject.benchmark, from)?;
+            let other = other_row(&row.subject.benchmark, from)?;
+            let ratio = match row.paired_over(other) {
+                Some(e) => e.median,
+                None => other.ns_per_op / row.ns_per_op,
+            };
             Some(NoisePair {
                 benchmark: row.subject.benchmark.clone(),
                 on: row.subject.backend.clone(),
                 from: from.name().to_string(),
-                gap: round4((row.ns_per_op / other).ln().abs().exp() - 1.0),
+                gap: round4(ratio.ln().abs().exp() - 1.0),
             })
         })
         .collect();
@@ -306,6 +399,64 @@ pub(crate) mod tests {
             ]
         );
         assert_eq!(results.noise, Some(0.25));
+    }
+
+    /// A row timed in turns: `per_turn` nanoseconds per call in each turn.
+    fn turned(bench: &str, backend: &str, per_turn: &[f64]) -> Row {
+        let mut row = row(bench, backend, 1.0);
+        let m = Measurement {
+            bench: bench.parse().unwrap(),
+            implementation: Implementation::from_name(backend).unwrap(),
+            calls_per_sample: 64,
+            turns: per_turn
+                .iter()
+                .map(|&t| [t; qbb_benches::PLACEMENTS])
+                .collect(),
+        };
+        let measured = Row::measured(&m, None);
+        row.ns_per_op = measured.ns_per_op;
+        row.turn_ns = measured.turn_ns;
+        row.placement_ns = measured.placement_ns;
+        row
+    }
+
+    #[test]
+    fn paired_rows_take_the_median_of_the_turns_ratios_and_tie_by_interval() {
+        // The machine slows down in the last four turns; swar-v3 is the baseline, avx2 twice as
+        // fast in every turn, sse2 as fast as avx2 but for a wobble that straddles it.
+        let slow = [4.0, 4.0, 4.0, 8.0, 8.0, 8.0, 8.0];
+        let half: Vec<f64> = slow.iter().map(|t| t / 2.0).collect();
+        let wobble: Vec<f64> = half
+            .iter()
+            .zip([0.9, 1.1, 1.0, 1.1, 0.9, 1.05, 0.95])
+            .map(|(t, f)| t * f)
+            .collect();
+        let rows = vec![
+            turned("flip", "swar-v3", &slow),
+            turned("flip", "avx2", &half),
+            turned("flip", "sse2", &wobble),
+            turned("flip", "scalar", &slow.map(|t| t * 3.0)),
+        ];
+        let r = Results::timings(release_machine(), "qbb test".into(), "c".into(), rows);
+        let get = |backend: &str| {
+            r.results
+                .iter()
+                .find(|x| x.subject.backend == backend)
+                .unwrap()
+        };
+        assert_eq!(get("avx2").baseline.as_deref(), Some("swar-v3"));
+        assert_eq!(get("avx2").speedup_vs_baseline, Some(2.0));
+        assert_eq!(get("avx2").speedup_interval, Some([2.0, 2.0]));
+        assert_eq!(get("scalar").speedup_interval, Some([0.3333, 0.3333]));
+        assert_eq!(get("avx2").tied_with_fastest, Some(true));
+        assert_eq!(get("sse2").tied_with_fastest, Some(true));
+        assert_eq!(get("swar-v3").tied_with_fastest, Some(false));
+        assert_eq!(get("avx2").placement_ns, [4.0; qbb_benches::PLACEMENTS]);
+        let md = r.table().markdown();
+        assert!(
+            md.contains("| **3.60 ns 2.0×** | **4.00 ns 2.0×** |"),
+            "{md}"
+        );
     }
 
     /// One value of every row, in the rows' order.

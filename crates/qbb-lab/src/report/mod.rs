@@ -47,7 +47,43 @@ pub struct Report<R> {
     /// Every pair of timings of identical code in this run, widest first: the first sets `noise`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub noise_pairs: Vec<NoisePair>,
+    /// How far the ratios moved when the same command ran again (`qbb compare --repeat`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agreement: Option<Agreement>,
     pub results: Vec<R>,
+}
+
+/// How well repeated runs of one command agree: every ratio of the first run against a fixed
+/// reference implementation, beside the same ratio in each later run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Agreement {
+    /// Runs of the whole job, the first included.
+    pub runs: usize,
+    /// The implementation every ratio is taken against (the same in every run and row).
+    pub reference: String,
+    /// Ratios compared.
+    pub ratios: usize,
+    /// The relative difference between a ratio in the first run and in a later one: the
+    /// median, the 90th percentile and the largest over all ratios.
+    pub median: f64,
+    pub p90: f64,
+    pub max: f64,
+    /// The widest differences, widest first.
+    pub widest: Vec<RatioDifference>,
+    /// Rows whose speed-up over the baseline was above 1 in one run and below it in another
+    /// (each by its interval): a verdict that changed.
+    pub verdict_changes: Vec<String>,
+    /// Rows whose verdict moved between a tie and a win or loss.
+    pub tie_changes: usize,
+}
+
+/// One ratio in two runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatioDifference {
+    pub benchmark: String,
+    pub backend: String,
+    pub first: f64,
+    pub other: f64,
 }
 
 /// Two timings of the same machine code: on backend `on`, which runs `from`'s routine, and on
@@ -86,6 +122,7 @@ impl<R: Figure> Report<R> {
             corpus,
             noise: None,
             noise_pairs: Vec::new(),
+            agreement: None,
             results,
         }
     }

@@ -154,6 +154,12 @@ pub trait Figure {
         None
     }
 
+    /// Whether the row ties with its benchmark's best row, where the row itself can tell
+    /// (paired timings); `None` leaves it to the report's noise floor.
+    fn tied_with_best(&self) -> Option<bool> {
+        None
+    }
+
     /// The figure as a table cell writes it: `4.10 ns`, `16.8`.
     fn value_text(&self) -> String;
 }

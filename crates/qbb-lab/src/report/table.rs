@@ -45,8 +45,8 @@ pub struct Table {
 
 impl<R: Figure> Report<R> {
     /// The table of the report: a row per benchmark, a column per implementation, `-` where
-    /// one was not measured. The best cell of a row is marked, and so is every cell whose figure
-    /// is within the run's noise of it (a tie).
+    /// one was not measured. The best cell of a row is marked, and so is every cell tied with it:
+    /// as the row says where it can ([`Figure::tied_with_best`]), else within the run's noise.
     pub fn table(&self) -> Table {
         let backends = self.backends();
         let mut header = vec!["benchmark".to_string()];
@@ -63,7 +63,9 @@ impl<R: Figure> Report<R> {
                         Some(row) => Cell {
                             text: cell_text(*row),
                             best: rows.len() > 1
-                                && best_value.is_some_and(|best| row.value() <= best * tie),
+                                && row.tied_with_best().unwrap_or_else(|| {
+                                    best_value.is_some_and(|best| row.value() <= best * tie)
+                                }),
                         },
                         None => Cell::plain("-"),
                     }

@@ -1,0 +1,210 @@
+//! `qbb compare --repeat N`: how well the runs of one command agree. Each ratio is taken against
+//! one fixed implementation (the raised SWAR code where it ran), not against each run's
+//! baseline, which may itself change from run to run.
+
+use qbb_benches::estimate::{self, Verdict};
+
+use super::results::{Results, Row};
+use crate::report::{Agreement, RatioDifference, round4};
+
+/// The references in order of preference: the first that every run timed is used.
+const REFERENCES: [&str; 4] = ["swar-v3", "scalar-v3", "swar", "scalar"];
+
+/// How many of the widest differences are kept.
+const WIDEST: usize = 5;
+
+/// The agreement of `first` with every run in `others` (each timed the same benchmarks).
+pub fn agreement(first: &Results, others: &[Results]) -> Option<Agreement> {
+    let reference = REFERENCES
+        .into_iter()
+        .find(|name| first.results.iter().any(|r| r.subject.backend == *name))?;
+    let mut differences: Vec<(f64, RatioDifference)> = Vec::new();
+    let mut verdict_changes = Vec::new();
+    let mut tie_changes = 0;
+    for other in others {
+        for row in &first.results {
+            let Some(again) = same_row(other, row) else {
+                continue;
+            };
+            if row.subject.backend != reference
+                && let (Some(a), Some(b)) = (
+                    ratio_to(first, row, reference),
+                    ratio_to(other, again, reference),
+                )
+            {
+                let difference = RatioDifference {
+                    benchmark: row.subject.benchmark.clone(),
+                    backend: row.subject.backend.clone(),
+                    first: round4(a),
+                    other: round4(b),
+                };
+                differences.push(((a / b).ln().abs().exp() - 1.0, difference));
+            }
+            match (verdict(row), verdict(again)) {
+                (Some(a), Some(b)) if a == b => {}
+                (Some(Verdict::Tie), Some(_)) | (Some(_), Some(Verdict::Tie)) => tie_changes += 1,
+                (Some(a), Some(b)) => verdict_changes.push(format!(
+                    "{} on {}: {} then {}",
+                    row.subject.benchmark,
+                    row.subject.backend,
+                    verdict_word(a),
+                    verdict_word(b)
+                )),
+                _ => {}
+            }
+        }
+    }
+    differences.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut gaps: Vec<f64> = differences.iter().map(|(gap, _)| *gap).collect();
+    gaps.reverse();
+    Some(Agreement {
+        runs: 1 + others.len(),
+        reference: reference.to_string(),
+        ratios: gaps.len(),
+        median: round4(estimate::median(&mut gaps.clone())),
+        p90: round4(percentile(&gaps, 0.9)),
+        max: round4(gaps.last().copied().unwrap_or(f64::NAN)),
+        widest: differences
+            .into_iter()
+            .take(WIDEST)
+            .map(|(_, d)| d)
+            .collect(),
+        verdict_changes,
+        tie_changes,
+    })
+}
+
+/// The row of the same benchmark and implementation in another run.
+fn same_row<'a>(run: &'a Results, row: &Row) -> Option<&'a Row> {
+    run.results.iter().find(|r| r.subject == row.subject)
+}
+
+/// `row`'s speed-up over `reference` in its run: paired turn by turn where the rows have turns.
+fn ratio_to(run: &Results, row: &Row, reference: &str) -> Option<f64> {
+    let reference = run
+        .results
+        .iter()
+        .find(|r| r.subject.benchmark == row.subject.benchmark && r.subject.backend == reference)?;
+    let ratio = match row.paired_over(reference) {
+        Some(e) => e.median,
+        None => reference.ns_per_op / row.ns_per_op,
+    };
+    ratio.is_finite().then_some(ratio)
+}
+
+/// Where a row's speed-up over its baseline stands, by its interval.
+fn verdict(row: &Row) -> Option<Verdict> {
+    let [low, high] = row.speedup_interval?;
+    if row.baseline.as_deref() == Some(row.subject.backend.as_str()) {
+        return None;
+    }
+    Some(estimate::Interval { low, high }.verdict())
+}
+
+fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Above => "faster than the baseline",
+        Verdict::Tie => "tied with it",
+        Verdict::Below => "slower than the baseline",
+    }
+}
+
+/// The value below which a fraction `q` of the sorted `values` lie (nearest rank).
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+/// The agreement in one sentence, for the terminal and the machine table.
+pub fn describe(a: &Agreement) -> String {
+    let verdicts = match a.verdict_changes.len() {
+        0 => "no verdict changed".to_string(),
+        n => format!("{n} verdicts changed ({})", a.verdict_changes.join("; ")),
+    };
+    format!(
+        "{} runs: the {} ratios against {} differed by {:.1} % at the median, {:.1} % at the \
+         90th percentile and {:.1} % at most; {verdicts} ({} moved between a tie and a win or \
+         loss)",
+        a.runs,
+        a.ratios,
+        a.reference,
+        a.median * 100.0,
+        a.p90 * 100.0,
+        a.max * 100.0,
+        a.tie_changes
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{made_up_report, swar_inherits};
+    use qbb_benches::Implementation;
+
+    /// A row of eight turns of `ns` each, times `wobble` in every other turn.
+    fn row(bench: &str, backend: &str, ns: f64, wobble: f64) -> Row {
+        let turns: Vec<f64> = (0..8)
+            .map(|t| if t % 2 == 0 { ns } else { ns * wobble })
+            .collect();
+        let on = Implementation::from_name(backend).unwrap();
+        let mut row = Row::new(bench.parse().unwrap(), on, &turns, 64, None);
+        row.turn_ns = turns;
+        swar_inherits(&mut row.subject);
+        row
+    }
+
+    fn run(avx2_ns: f64) -> Results {
+        let mut r = made_up_report(
+            "ns",
+            vec![
+                row("flip", "swar-v3", 2.0, 1.0),
+                row("flip", "scalar", 3.0, 1.0),
+                row("flip", "avx2", avx2_ns, 1.01),
+                row("hex-sets", "swar-v3", 4.0, 1.0),
+                row("hex-sets", "avx2", 4.0, 1.0),
+            ],
+        );
+        r.add_paired_estimates();
+        r
+    }
+
+    #[test]
+    fn runs_that_agree_differ_by_nothing() {
+        let a = agreement(&run(1.0), &[run(1.0)]).unwrap();
+        assert_eq!((a.runs, a.reference.as_str(), a.ratios), (2, "swar-v3", 3));
+        assert_eq!((a.median, a.p90, a.max), (0.0, 0.0, 0.0));
+        assert!(a.verdict_changes.is_empty());
+        assert_eq!(a.tie_changes, 0);
+    }
+
+    #[test]
+    fn a_ratio_that_moved_and_a_verdict_that_flipped_are_reported() {
+        // avx2's flip: 2.0x over swar-v3 in the first run, 0.8x in the second.
+        let a = agreement(&run(1.0), &[run(2.5)]).unwrap();
+        assert_eq!(a.max, 1.5);
+        assert_eq!(a.widest[0].backend, "avx2");
+        assert_eq!((a.widest[0].first, a.widest[0].other), (1.9901, 0.796));
+        assert_eq!(a.median, 0.0);
+        assert_eq!(
+            a.verdict_changes,
+            ["flip on avx2: faster than the baseline then slower than the baseline"]
+        );
+        assert!(
+            describe(&a).contains("1 verdicts changed"),
+            "{}",
+            describe(&a)
+        );
+    }
+
+    #[test]
+    fn the_nearest_rank_percentile() {
+        let v: Vec<f64> = (1..=10).map(f64::from).collect();
+        assert_eq!(percentile(&v, 0.9), 9.0);
+        assert_eq!(percentile(&v, 0.5), 5.0);
+        assert_eq!(percentile(&v[..1], 0.9), 1.0);
+        assert!(percentile(&[], 0.9).is_nan());
+    }
+}
