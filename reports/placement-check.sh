@@ -8,6 +8,10 @@
 # from objdump) and times the pair in rounds that alternate the builds (`qbb compare --bench`):
 # each side's best round, and the gap as the median over the rounds of the two sides' ratio.
 #
+# It checks the timer that came before the lab placed every loop four ways (commit fc7c49b, built
+# from an archive of that commit): the timer whose floor it explains, and the one whose loops it
+# knows how to find (one copy per implementation).
+#
 # Usage: reports/placement-check.sh MACHINE [ROUNDS]
 #   reads reports/MACHINE/results.json (the floor's pair), writes reports/MACHINE/placement.json,
 #   which book/generate.sh turns into the measuring chapter's check. Builds with nightly (as
@@ -44,13 +48,20 @@ for p in json.load(open(sys.argv[1])).get("noise_pairs", [])[:1]:
 recorded them (qbb report --json $results --out reports/$machine adds them)"
 echo "placement-check: the floor of $results comes from $bench, $on running $from's code" >&2
 
+checked=fc7c49b
+tree="target/placement/$checked"
+if [[ ! -f "$tree/Cargo.toml" ]]; then
+    mkdir -p "$tree"
+    git archive "$checked" | tar -x -C "$tree"
+fi
 builds=("as built|" "loops aligned to 64 bytes|-C llvm-args=-align-loops=64")
 bins=()
 for i in "${!builds[@]}"; do
     name=${builds[$i]%%|*} flags=${builds[$i]#*|}
-    echo "placement-check: building the lab, $name" >&2
+    echo "placement-check: building the lab of $checked, $name" >&2
     RUSTFLAGS="$flags" CARGO_TARGET_DIR="target/placement/$i" \
-        cargo build --release --quiet -p qbb-lab --features portable-simd
+        cargo build --release --quiet -p qbb-lab --features portable-simd \
+        --manifest-path "$tree/Cargo.toml"
     bins+=("target/placement/$i/release/qbb")
 done
 
@@ -62,12 +73,13 @@ for round in $(seq "$rounds"); do
     done
 done
 
-python3 - "$machine" "$bench" "$on" "$from" "$rounds" "$scratch" "$results" "${builds[@]}" <<'EOF'
+python3 - "$machine" "$bench" "$on" "$from" "$rounds" "$scratch" "$results" "$checked" \
+    "${builds[@]}" <<'EOF'
 import json, re, statistics, subprocess, sys
 from pathlib import Path
 
-machine, bench, on, source, rounds, scratch, results = sys.argv[1:8]
-names, flags = zip(*(build.split("|") for build in sys.argv[8:]))
+machine, bench, on, source, rounds, scratch, results, commit = sys.argv[1:9]
+names, flags = zip(*(build.split("|") for build in sys.argv[9:]))
 bins = [f"target/placement/{i}/release/qbb" for i in range(len(names))]
 rounds = int(rounds)
 # The benchmark's kernel type: `flip` is kernels::Flip, `flip-latency` kernels::FlipLatency.
@@ -130,8 +142,6 @@ def timings(i):
 report = json.load(open(results))
 floor_rows = {r["backend"]: r["ns_per_op"] for r in report["results"] if r["benchmark"] == bench}
 rustc = subprocess.run(["rustc", "-V"], capture_output=True, text=True, check=True).stdout.strip()
-commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                        check=True).stdout.strip()
 out = {
     "machine": machine,
     "command": f"reports/placement-check.sh {machine} {rounds}",

@@ -1425,6 +1425,34 @@ def agreement_table(report_dir, report):
     return text
 
 
+def placement_spread(report, report_dir, shown=8):
+    """The rows whose time moved most with the placement of their loop: each placement's median
+    time, and how many rows moved by more than a tenth."""
+    machine = report_dir.name
+    rows = [r for r in report["results"] if r.get("placement_ns")]
+    if not rows:
+        return (f"*`reports/{machine}` was timed before the lab placed each loop four ways: "
+                "`qbb compare` on that machine gives the placements' times.*\n")
+    spread = lambda r: max(r["placement_ns"]) / min(r["placement_ns"]) - 1
+    rows.sort(key=spread, reverse=True)
+    places = len(rows[0]["placement_ns"])
+    text = HEADER.format(source=f"`reports/{machine}/results.json`")
+    text += ("| benchmark | implementation | " +
+             " | ".join(f"placement {i}" for i in range(places)) + " | spread | the cell's time |\n")
+    text += "| --- | --- |" + " ---: |" * (places + 2) + "\n"
+    for r in rows[:shown]:
+        text += (f"| `{r['benchmark']}` | {r['backend']} | " +
+                 " | ".join(f"{format_ns(ns)} ns" for ns in r["placement_ns"]) +
+                 f" | {spread(r) * 100:.0f} % | {format_ns(r['ns_per_op'])} ns |\n")
+    wide = sum(1 for r in rows if spread(r) > 0.1)
+    text += (f"\nThe {shown} rows of `{machine}`'s report whose time moved most with the "
+             f"placement of their loop (placement k begins 16·k bytes after a 64-byte boundary, "
+             f"plus the same prologue in every copy), of {len(rows)}; {wide} rows moved by more "
+             f"than 10 %. A placement's time is its median over the turns; the cell's time is "
+             f"the median over the turns of each turn's median over the placements.\n")
+    return text
+
+
 def placement_check(path):
     """The check of what sets a report's noise floor: the floor's pair timed again, built as
     usual and with every loop aligned to 64 bytes, beside where the kernel's loops begin."""
@@ -1832,6 +1860,7 @@ def results(report_dir):
     write(out / "threads.md", threads_table(own_or_newest(report_dir, "threads.json"), measure))
     # How far the ratios move from one run of the job to the next, before pairing and after.
     write(out / "agreement.md", agreement_table(report_dir, report))
+    write(out / "placement-spread.md", placement_spread(report, report_dir))
     # What sets the noise floor: this machine's check, or the newest report that has one.
     write(out / "placement.md", placement_check(own_or_newest(report_dir, "placement.json")))
     # The same race with every crate built for this CPU, where the machine's report has it.

@@ -122,11 +122,19 @@ pub fn benchmark(results: &Results, rows: &[&Row]) -> Result<String> {
 }
 
 /// Every benchmark's speed-up over its baseline, one horizontal bar per implementation starting
-/// at 1×, on a log scale: right of the line is faster than the best scalar-class code.
+/// at 1×, on a log scale, with its 95 % interval as a line through the bar where the run has one:
+/// right of the line is faster than the best scalar-class code.
 pub fn overview(results: &Results) -> Result<String> {
+    let paired = results.results.iter().any(|r| r.speedup_interval.is_some());
     results.ratio_chart(&RatioChart {
         title: "Speed-up over the baseline of every benchmark (log scale; right of 1× is faster)",
-        x_desc: "speed-up = baseline ns per call / ns per call; baseline = fastest of scalar, swar, scalar-v3, swar-v3 (pale: inherited)",
+        x_desc: if paired {
+            "speed-up over the baseline (fastest of scalar, swar, scalar-v3, swar-v3): the median \
+             of the turns' ratios, its 95 % interval as a line (pale: inherited)"
+        } else {
+            "speed-up = baseline ns per call / ns per call; baseline = fastest of scalar, swar, \
+             scalar-v3, swar-v3 (pale: inherited)"
+        },
         footer: footer_text(results),
         // Speed-ups mostly reach right of 1×, the latency rows at the bottom left of it.
         legend: SeriesLabelPosition::LowerRight,

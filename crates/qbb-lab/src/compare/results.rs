@@ -162,6 +162,10 @@ impl Figure for Row {
         self.tied_with_fastest
     }
 
+    fn ratio_interval(&self) -> Option<[f64; 2]> {
+        self.speedup_interval
+    }
+
     fn value_text(&self) -> String {
         match self.cycles_per_op {
             Some(cycles) => format!(

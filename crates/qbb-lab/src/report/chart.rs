@@ -137,7 +137,7 @@ impl<R: Figure> Report<R> {
 
             let k = backends.len() as f64;
             for (j, backend) in backends.iter().enumerate() {
-                let bars: Vec<(f64, f64, bool)> = groups
+                let bars: Vec<(f64, f64, bool, Option<[f64; 2]>)> = groups
                     .iter()
                     .enumerate()
                     .filter_map(|(i, (_, rows))| {
@@ -145,14 +145,16 @@ impl<R: Figure> Report<R> {
                         let ratio = row.ratio()?;
                         // The first benchmark at the top, its backends top-down in legend order.
                         let y0 = n - 1.0 - i as f64 + 0.08 + 0.84 * (k - 1.0 - j as f64) / k;
-                        Some((y0, ratio, row.subject().is_inherited()))
+                        let inherited = row.subject().is_inherited();
+                        Some((y0, ratio, inherited, row.ratio_interval()))
                     })
                     .collect();
                 let fill = color(backend);
+                let height = 0.84 / k * 0.9;
                 chart
-                    .draw_series(bars.iter().map(|&(y0, ratio, inherited)| {
+                    .draw_series(bars.iter().map(|&(y0, ratio, inherited, _)| {
                         Rectangle::new(
-                            [(1.0, y0), (ratio, y0 + 0.84 / k * 0.9)],
+                            [(1.0, y0), (ratio, y0 + height)],
                             bar_style(backend, inherited),
                         )
                     }))
@@ -161,6 +163,17 @@ impl<R: Figure> Report<R> {
                     .legend(move |(x, y)| {
                         Rectangle::new([(x, y - 6), (x + 14, y + 6)], fill.filled())
                     });
+                // The ratio's interval, where the report has one, as a line through the bar.
+                chart
+                    .draw_series(bars.iter().filter_map(|&(y0, _, _, interval)| {
+                        let [low, high] = interval?;
+                        let y = y0 + height / 2.0;
+                        Some(PathElement::new(
+                            [(low, y), (high, y)],
+                            BLACK.mix(0.7).stroke_width(1),
+                        ))
+                    }))
+                    .map_err(plot_error)?;
             }
             chart
                 .draw_series(LineSeries::new(

@@ -154,6 +154,11 @@ pub trait Figure {
         None
     }
 
+    /// The 95 % interval of the ratio, where the row has one (paired timings).
+    fn ratio_interval(&self) -> Option<[f64; 2]> {
+        None
+    }
+
     /// Whether the row ties with its benchmark's best row, where the row itself can tell
     /// (paired timings); `None` leaves it to the report's noise floor.
     fn tied_with_best(&self) -> Option<bool> {
