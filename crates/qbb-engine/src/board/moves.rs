@@ -10,7 +10,7 @@ use std::ops::Index;
 
 use qbb::{Backend, PieceType, Square};
 
-use crate::position::{Position, TypeBits, castled_king};
+use crate::board::position::{Position, TypeBits, castled_king};
 
 /// A move in 32 bits: `from | to << 6 | piece << 12 | captured << 15 | promotion << 18 |
 /// kind << 21`, the three type fields holding [`PieceType`] bits (0 = none).

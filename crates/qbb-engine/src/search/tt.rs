@@ -9,8 +9,8 @@
 
 use std::collections::TryReserveError;
 
-use crate::Move;
-use crate::score::{self, Score};
+use crate::board::Move;
+use crate::eval::score::{self, Score};
 
 /// What a stored score says about the true value of the position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

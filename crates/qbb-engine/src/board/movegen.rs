@@ -22,10 +22,10 @@ use qbb::{
     Backend, Bitboard, Direction, PieceSets, PieceType, Quad, SliderPosition, Square, Squares,
 };
 
-use crate::attack_source::{AttackSource, KingLines, SliderThreats, TableAttacks};
-use crate::attacks::{Reach, Tables, tables};
-use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::{Position, RANK_1, TypeBits, behind};
+use crate::board::attack_source::{AttackSource, KingLines, SliderThreats, TableAttacks};
+use crate::board::attacks::{Reach, Tables, tables};
+use crate::board::moves::{Move, MoveKind, MoveList};
+use crate::board::position::{Position, RANK_1, TypeBits, behind};
 
 pub(crate) const RANK_3: u64 = 0xFF << 16;
 pub(crate) const RANK_7: u64 = 0xFF << 48;

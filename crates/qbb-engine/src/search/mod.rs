@@ -11,22 +11,25 @@
 //! futility pruning near the leaves, late move reductions, mate distance pruning, aspiration
 //! windows, and draws by repetition, the fifty-move rule and insufficient material.
 
+pub(crate) mod ordering;
+pub(crate) mod see;
+pub mod time;
+pub mod tt;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use qbb::Backend;
 
-use crate::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
+use crate::board::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
+use crate::board::{Move, MoveList, Position};
 use crate::eval::insufficient_material;
-use crate::nnue::Evaluator;
-use crate::ordering::{
-    MovePicker, OrderingTables, PIECE_VALUE, is_tactical, loses_material, victim,
-};
-use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
-use crate::time::{Limits, TimeBudget};
-use crate::tt::{Bound, Entry, TranspositionTable};
-use crate::{Move, MoveList, Position};
+use crate::eval::nnue::Evaluator;
+use crate::eval::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
+use ordering::{MovePicker, OrderingTables, PIECE_VALUE, is_tactical, loses_material, victim};
+use time::{Limits, TimeBudget};
+use tt::{Bound, Entry, TranspositionTable};
 
 /// The deepest iteration of iterative deepening.
 pub const MAX_DEPTH: u32 = 100;
