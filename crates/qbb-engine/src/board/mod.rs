@@ -11,6 +11,7 @@ pub(crate) mod fen;
 pub(crate) mod movegen;
 pub(crate) mod moves;
 pub(crate) mod position;
+pub(crate) mod relative_sets;
 pub(crate) mod zobrist;
 
 pub use attack_source::{Attacks, UnknownAttacks};

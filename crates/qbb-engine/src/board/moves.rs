@@ -139,6 +139,12 @@ impl Move {
     pub const fn to_bits(self) -> u32 {
         self.0
     }
+
+    /// The move whose [`Move::to_bits`] these are (a hash table's copy).
+    #[inline(always)]
+    pub(crate) const fn from_bits(bits: u32) -> Move {
+        Move(bits)
+    }
 }
 
 impl fmt::Debug for Move {

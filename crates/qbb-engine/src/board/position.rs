@@ -8,8 +8,8 @@
 use qbb::{Backend, Color, MoveAspects, PieceType, Quad, Special, Square};
 
 use crate::board::attacks::tables;
-use crate::board::movegen::RelativeSets;
 use crate::board::moves::{Move, MoveKind};
+use crate::board::relative_sets::RelativeSets;
 use crate::board::zobrist;
 
 /// No en-passant square.

@@ -20,7 +20,7 @@ use qbb::Direction::{East, NorthEast, NorthWest, SouthEast, SouthWest, West};
 use qbb::{Backend, PieceType, Quad, Squares};
 
 use crate::board::Position;
-use crate::board::movegen::RelativeSets;
+use crate::board::relative_sets::RelativeSets;
 use score::Score;
 
 /// The bonus for being the side to move (the evaluation is called at quiet nodes, where having

@@ -74,6 +74,13 @@ impl Default for Evaluator {
 }
 
 impl Evaluator {
+    /// Takes `other`'s network and its choice of evaluation (a search helper follows the main
+    /// thread's options); the accumulators stay this evaluator's own.
+    pub(crate) fn follow(&mut self, other: &Evaluator) {
+        self.network = Arc::clone(&other.network);
+        self.use_nnue = other.use_nnue;
+    }
+
     pub fn set_network(&mut self, network: Arc<Network>) {
         self.network = network;
     }

@@ -30,11 +30,12 @@ use qbb::{Backend, PieceType};
 use crate::board::attack_source::AttackSource;
 use crate::board::attacks::Tables;
 use crate::board::movegen::{
-    Counter, RelativeSets, king_moves, knight_moves, other_moves, pawn_captures, pawn_moves,
-    pawn_pushes, slider_moves,
+    Counter, king_moves, knight_moves, other_moves, pawn_captures, pawn_moves, pawn_pushes,
+    slider_moves,
 };
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
+use crate::board::relative_sets::RelativeSets;
 
 /// The null child of a node one ply above the leaves, and its counts.
 pub(crate) struct Siblings {

@@ -8,8 +8,8 @@
 
 use qbb::{Backend, PieceType};
 
-use crate::board::movegen::RelativeSets;
 use crate::board::position::behind;
+use crate::board::relative_sets::RelativeSets;
 use crate::board::{Move, Position};
 use crate::search::ordering::{PIECE_VALUE, victim};
 

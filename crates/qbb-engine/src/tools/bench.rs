@@ -17,7 +17,7 @@ use qbb::{BackendError, BackendKind};
 
 use crate::board::Position;
 use crate::search::time::Limits;
-use crate::search::{self, SearchJob, Searcher};
+use crate::search::{self, SEARCH_STACK_BYTES, SearchJob, Searcher};
 
 /// The depth `bench` searches to when none is given: long enough for a stable speed, short enough
 /// to run on every commit; 3.7 million nodes, about two seconds on an AMD EPYC (Zen 2) core on
@@ -29,10 +29,6 @@ pub const DEPTHS: std::ops::RangeInclusive<u32> = 1..=search::MAX_DEPTH;
 
 /// The transposition table of every bench search, in MiB (OpenBench's convention).
 pub const HASH_MB: usize = 16;
-
-/// The stack a search thread gets, as the UCI loop gives its own: the search recurses up to
-/// `MAX_PLY` deep with a move list per node.
-pub(crate) const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// The positions, four of each kind, so that no one part of the engine decides the count alone.
 pub const POSITIONS: [&str; 16] = [

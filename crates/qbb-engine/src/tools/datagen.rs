@@ -35,8 +35,7 @@ use crate::eval::insufficient_material;
 use crate::eval::score::{Score, is_mate};
 use crate::search::ordering::is_tactical;
 use crate::search::time::Limits;
-use crate::search::{SearchJob, Searcher};
-use crate::tools::bench::SEARCH_STACK_BYTES;
+use crate::search::{SEARCH_STACK_BYTES, SearchJob, Searcher};
 
 pub const DEFAULT_NODES: u64 = 5_000;
 pub const DEFAULT_RANDOM_PLIES: u32 = 8;
