@@ -3049,7 +3049,7 @@ NNUE_EXCERPTS = {
     "changes": ("crates/qbb/src/nnue.rs", ["pub fn changes("]),
     "flipped": ("crates/qbb/src/nnue.rs", ["pub fn flipped("]),
     "finish": ("crates/qbb/src/nnue.rs", ["pub fn finish("]),
-    "evaluator": ("crates/qbb-engine/src/nnue.rs",
+    "evaluator": ("crates/qbb-engine/src/eval/nnue.rs",
                   ["pub fn set_root<", "pub fn make_move<", "pub fn evaluate<"]),
 }
 

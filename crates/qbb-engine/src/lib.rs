@@ -18,30 +18,18 @@
 //! assert_eq!(nodes.unwrap(), 8902);
 //! ```
 
-mod attack_source;
-mod attacks;
-pub mod bench;
-pub mod datagen;
+pub mod board;
 pub mod eval;
-mod fen;
-mod lanes;
-mod movegen;
-mod moves;
-pub mod nnue;
-mod ordering;
 mod perft;
-mod position;
-pub mod score;
 pub mod search;
-mod see;
-mod siblings;
-pub mod time;
-pub mod tt;
+pub mod tools;
 pub mod uci;
-mod zobrist;
 
-pub use attack_source::{Attacks, UnknownAttacks};
-pub use fen::{Epd, EpdError, EpdOperation, FenError, Side};
-pub use moves::{MAX_MOVES, Move, MoveError, MoveList};
+pub use board::{
+    Attacks, Epd, EpdError, EpdOperation, FenError, MAX_MOVES, Move, MoveError, MoveList, Position,
+    Side, UnknownAttacks,
+};
+pub use eval::{nnue, score};
 pub use perft::{ThreadError, divide, divide_with_progress, perft, perft_with};
-pub use position::Position;
+pub use search::{time, tt};
+pub use tools::{bench, datagen};

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use qbb::{Backend, BackendKind};
 
 use crate::score::UciScore;
-use crate::search::{Report, SearchJob, SearchResult, Searcher};
+use crate::search::{MAX_THREADS, Report, SearchJob, SearchResult, Searcher};
 use crate::time::Limits;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
 use crate::{Attacks, MAX_MOVES, Move, MoveError, MoveList, Position, divide_with_progress, nnue};
@@ -183,7 +183,9 @@ impl Uci {
             "option name Hash type spin default {DEFAULT_HASH_MB} min {MIN_HASH_MB} max {MAX_HASH_MB}"
         ));
         self.say("option name Clear Hash type button");
-        self.say("option name Threads type spin default 1 min 1 max 1");
+        self.say(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
         let backends = combo_vars(BackendKind::ALL.map(BackendKind::name));
         self.say(&format!(
             "option name Backend type combo default auto var auto{backends}"
@@ -245,14 +247,15 @@ impl Uci {
                 )),
             },
             ("clear hash", _) => self.lock_searcher().new_game(),
-            ("threads", Some(v)) => {
-                if v != "1" {
-                    self.explain(&format!(
-                        "Threads `{}` ignored: this engine searches on one thread",
-                        printable(v)
-                    ));
+            ("threads", Some(v)) => match v.parse::<usize>() {
+                Ok(threads) if (1..=MAX_THREADS).contains(&threads) => {
+                    self.lock_searcher().set_threads(threads);
                 }
-            }
+                _ => self.explain(&format!(
+                    "Threads `{}` ignored: expected a number of threads from 1 to {MAX_THREADS}",
+                    printable(v)
+                )),
+            },
             ("backend", Some(v)) => self.set_backend(v),
             ("move overhead", Some(v)) => match v.parse::<u64>() {
                 Ok(ms) if ms <= MAX_MOVE_OVERHEAD_MS => {
@@ -973,6 +976,8 @@ mod tests {
             "setoption name",
             "setoption name Hash value 0",
             "setoption name Hash value lots",
+            "setoption name Threads value 0",
+            "setoption name Threads value 257",
             "setoption name Backend value turbo",
             "setoption name Move Overhead value -5",
             "setoption name UCI_Chess960 value maybe",
@@ -1031,6 +1036,37 @@ mod tests {
     }
 
     #[test]
+    fn two_threads_answer_once_with_the_main_threads_line() {
+        let mut s = Session::new();
+        assert!(s.talk(&["setoption name Threads value 2"]).is_empty());
+        assert_eq!(s.uci.lock_searcher().threads(), 2);
+        let answer = s.talk(&["position startpos", "go depth 6"]);
+        let (last, infos) = answer.split_last().expect("an answer");
+        assert!(last.starts_with("bestmove "), "{answer:?}");
+        assert_eq!(
+            answer.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1
+        );
+        // One report per depth, in order, from the main thread alone.
+        let depths: Vec<&str> = infos
+            .iter()
+            .filter_map(|l| l.strip_prefix("info depth "))
+            .map(|l| l.split(' ').next().expect("a depth"))
+            .collect();
+        assert_eq!(depths, ["1", "2", "3", "4", "5", "6"], "{answer:?}");
+        let mv = bestmove(&answer).split(' ').next().expect("a move");
+        assert!(
+            Position::startpos().parse_uci_move(qbb::Scalar, mv).is_ok(),
+            "{mv}"
+        );
+        assert_eq!(
+            s.talk(&["setoption name Threads value 1", "isready"]),
+            ["readyok"]
+        );
+        assert_eq!(s.uci.lock_searcher().threads(), 1);
+    }
+
+    #[test]
     fn options_change_the_engine() {
         let mut s = Session::new();
         let answer = s.talk(&[
@@ -1043,6 +1079,7 @@ mod tests {
         assert_eq!(s.uci.lock_searcher().hash_megabytes(), 2);
         assert_eq!(s.uci.move_overhead, Duration::from_millis(50));
         assert_eq!(s.uci.backend(), BackendKind::Scalar);
+        assert_eq!(s.uci.lock_searcher().threads(), 1);
         // Chess960 castling is written king-takes-rook.
         let answer = s.talk(&[
             "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1h1",

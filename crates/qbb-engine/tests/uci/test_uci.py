@@ -137,6 +137,32 @@ class Protocol(unittest.TestCase):
             board.push(result.move)
         self.assertGreaterEqual(board.ply(), 20)
 
+    def test_two_threads_play_a_game_and_stop_together(self):
+        """Threads 2, set through python-chess: a short game on the clock with every answer legal,
+        then an infinite analysis that stops when asked and leaves the engine answering."""
+        self.assertEqual(self.engine.options["Threads"].max, 256)
+        engine = open_engine(Threads=2, Hash=16)
+        try:
+            board = chess.Board()
+            while not board.is_game_over() and board.ply() < 16:
+                result = engine.play(
+                    board,
+                    chess.engine.Limit(white_clock=3, black_clock=3, white_inc=0.05, black_inc=0.05),
+                )
+                self.assertIn(result.move, board.legal_moves)
+                board.push(result.move)
+            self.assertEqual(board.ply(), 16)
+            with engine.analysis(board) as analysis:
+                for info in analysis:
+                    if info.get("depth", 0) >= 4:
+                        break
+            self.assertGreater(info["nodes"], 0)
+            self.assertIn(info["pv"][0], board.legal_moves)
+            result = engine.play(board, chess.engine.Limit(depth=5))
+            self.assertIn(result.move, board.legal_moves)
+        finally:
+            engine.quit()
+
     def test_multipv_analysis(self):
         board = chess.Board(POSITIONS["middlegame"])
         infos = self.engine.analyse(board, chess.engine.Limit(depth=6), multipv=3)

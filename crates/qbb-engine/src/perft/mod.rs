@@ -15,16 +15,19 @@
 //! [`perft_with`] chooses where the move generator takes its attacks, checks and pins from
 //! ([`Attacks`]), once, before the recursion starts.
 
+mod lanes;
+mod siblings;
+
 use std::hint::black_box;
 
 use qbb::Backend;
 
-use crate::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
-use crate::attacks::tables;
-use crate::lanes::{LANES, count_batch};
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
-use crate::siblings::Siblings;
+use crate::board::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
+use crate::board::attacks::tables;
+use crate::board::moves::{Move, MoveList};
+use crate::board::position::Position;
+use lanes::{LANES, count_batch};
+use siblings::Siblings;
 
 /// Leaf nodes of the legal move tree of `pos` to `depth` plies.
 #[inline(always)]

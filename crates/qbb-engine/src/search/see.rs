@@ -8,10 +8,10 @@
 
 use qbb::{Backend, PieceType};
 
-use crate::movegen::RelativeSets;
-use crate::ordering::{PIECE_VALUE, victim};
-use crate::position::behind;
-use crate::{Move, Position};
+use crate::board::position::behind;
+use crate::board::relative_sets::RelativeSets;
+use crate::board::{Move, Position};
+use crate::search::ordering::{PIECE_VALUE, victim};
 
 /// A king is never traded: it captures last, and only into an undefended square.
 const KING_VALUE: i32 = 20_000;
@@ -205,7 +205,7 @@ mod tests {
 
     #[test]
     fn only_losing_captures_lose_material() {
-        use crate::ordering::loses_material;
+        use crate::search::ordering::loses_material;
         let loses = |fen: &str, uci: &str| {
             let pos = Position::from_fen(fen).unwrap();
             let b = qbb::Scalar;

@@ -30,13 +30,12 @@ use std::time::{Duration, Instant};
 use qbb::conformance::SplitMix64;
 use qbb::{Backend, BackendError, BackendKind, Color};
 
-use crate::bench::SEARCH_STACK_BYTES;
+use crate::board::{Move, MoveList, Position};
 use crate::eval::insufficient_material;
-use crate::ordering::is_tactical;
-use crate::score::{Score, is_mate};
-use crate::search::{SearchJob, Searcher};
-use crate::time::Limits;
-use crate::{Move, MoveList, Position};
+use crate::eval::score::{Score, is_mate};
+use crate::search::ordering::is_tactical;
+use crate::search::time::Limits;
+use crate::search::{SEARCH_STACK_BYTES, SearchJob, Searcher};
 
 pub const DEFAULT_NODES: u64 = 5_000;
 pub const DEFAULT_RANDOM_PLIES: u32 = 8;
@@ -609,7 +608,7 @@ mod tests {
             mv(&queens, "d1d5"),
             50
         ));
-        let mate = crate::score::mate_in(3);
+        let mate = crate::eval::score::mate_in(3);
         assert!(!is_quiet_sample(
             qbb::Scalar,
             &queens,

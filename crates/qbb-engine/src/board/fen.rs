@@ -7,7 +7,7 @@ use std::fmt;
 
 use qbb::{Color, Piece, PieceType, PlacementError, Quad, Square};
 
-use crate::position::{NO_EP, Position};
+use crate::board::position::{NO_EP, Position};
 
 /// Which side, for messages.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

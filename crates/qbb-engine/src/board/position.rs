@@ -7,10 +7,10 @@
 
 use qbb::{Backend, Color, MoveAspects, PieceType, Quad, Special, Square};
 
-use crate::attacks::tables;
-use crate::movegen::RelativeSets;
-use crate::moves::{Move, MoveKind};
-use crate::zobrist;
+use crate::board::attacks::tables;
+use crate::board::moves::{Move, MoveKind};
+use crate::board::relative_sets::RelativeSets;
+use crate::board::zobrist;
 
 /// No en-passant square.
 pub(crate) const NO_EP: u8 = 8;

@@ -27,14 +27,15 @@
 
 use qbb::{Backend, PieceType};
 
-use crate::attack_source::AttackSource;
-use crate::attacks::Tables;
-use crate::movegen::{
-    Counter, RelativeSets, king_moves, knight_moves, other_moves, pawn_captures, pawn_moves,
-    pawn_pushes, slider_moves,
+use crate::board::attack_source::AttackSource;
+use crate::board::attacks::Tables;
+use crate::board::movegen::{
+    Counter, king_moves, knight_moves, other_moves, pawn_captures, pawn_moves, pawn_pushes,
+    slider_moves,
 };
-use crate::moves::{Move, MoveKind};
-use crate::position::Position;
+use crate::board::moves::{Move, MoveKind};
+use crate::board::position::Position;
+use crate::board::relative_sets::RelativeSets;
 
 /// The null child of a node one ply above the leaves, and its counts.
 pub(crate) struct Siblings {
@@ -241,9 +242,9 @@ mod tests {
     use qbb_corpus::Suite;
 
     use super::*;
-    use crate::attack_source::{BackendAttacks, TableAttacks};
-    use crate::attacks::tables;
-    use crate::moves::MoveList;
+    use crate::board::attack_source::{BackendAttacks, TableAttacks};
+    use crate::board::attacks::tables;
+    use crate::board::moves::MoveList;
 
     /// How many children were counted from their siblings: after a quiet move, after a capture.
     #[derive(Default)]

@@ -10,7 +10,7 @@ use std::ops::Index;
 
 use qbb::{Backend, PieceType, Square};
 
-use crate::position::{Position, TypeBits, castled_king};
+use crate::board::position::{Position, TypeBits, castled_king};
 
 /// A move in 32 bits: `from | to << 6 | piece << 12 | captured << 15 | promotion << 18 |
 /// kind << 21`, the three type fields holding [`PieceType`] bits (0 = none).
@@ -138,6 +138,12 @@ impl Move {
     #[inline(always)]
     pub const fn to_bits(self) -> u32 {
         self.0
+    }
+
+    /// The move whose [`Move::to_bits`] these are (a hash table's copy).
+    #[inline(always)]
+    pub(crate) const fn from_bits(bits: u32) -> Move {
+        Move(bits)
     }
 }
 

@@ -15,17 +15,14 @@
 //! Slider attacks, the slider checks and the pins come from an [`AttackSource`]: the engine's
 //! tables, or the backend's set-wise routines (see `attack_source.rs`).
 
-use std::ops::Deref;
-
 use qbb::direction::{FILE_A, FILE_H};
-use qbb::{
-    Backend, Bitboard, Direction, PieceSets, PieceType, Quad, SliderPosition, Square, Squares,
-};
+use qbb::{Backend, Bitboard, Direction, PieceType, SliderPosition, Square, Squares};
 
-use crate::attack_source::{AttackSource, KingLines, SliderThreats, TableAttacks};
-use crate::attacks::{Reach, Tables, tables};
-use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::{Position, RANK_1, TypeBits, behind};
+use crate::board::attack_source::{AttackSource, KingLines, SliderThreats, TableAttacks};
+use crate::board::attacks::{Reach, Tables, tables};
+use crate::board::moves::{Move, MoveKind, MoveList};
+use crate::board::position::{Position, RANK_1, TypeBits, behind};
+use crate::board::relative_sets::RelativeSets;
 
 pub(crate) const RANK_3: u64 = 0xFF << 16;
 pub(crate) const RANK_7: u64 = 0xFF << 48;
@@ -151,35 +148,7 @@ impl<F: FnMut(Move), const QUEEN_ONLY: bool> Sink for Emitter<'_, F, QUEEN_ONLY>
     }
 }
 
-// ANCHOR: relative_sets
-/// The backend's piece sets of a relative quad, with the colour sets named for the side the quad
-/// is seen from: "us" (the side to move, for a position's quad) and "them". The type sets are
-/// read through [`Deref`]; `us` and `them` are the names to use for the colours.
-#[derive(Copy, Clone)]
-pub(crate) struct RelativeSets {
-    pub us: u64,
-    pub them: u64,
-    sets: PieceSets,
-}
-
 impl RelativeSets {
-    #[inline(always)]
-    pub fn new<B: Backend>(b: B, quad: &Quad) -> RelativeSets {
-        RelativeSets::of(b.piece_sets(quad))
-    }
-
-    /// The sets of a relative quad, named.
-    #[inline(always)]
-    pub fn of(sets: PieceSets) -> RelativeSets {
-        // In relative orientation the backend's "black" (plane 0) is the side to move.
-        RelativeSets {
-            us: sets.black & sets.occupied,
-            them: sets.white,
-            sets,
-        }
-    }
-    // ANCHOR_END: relative_sets
-
     /// Is `sq` attacked by the opponent, with `occupied` blocking the rays?
     #[inline(always)]
     fn attacked<B: Backend, A: AttackSource>(
@@ -224,30 +193,6 @@ impl RelativeSets {
         attacked | t.king[Square::from_index_masked((self.kings & them).trailing_zeros())]
     }
 
-    /// These sets after the opponent's piece of type `kind` moved between the two squares of
-    /// `squares`, capturing nothing.
-    #[inline(always)]
-    pub fn after_their_move(mut self, kind: PieceType, squares: u64) -> RelativeSets {
-        self.them ^= squares;
-        self.sets.white ^= squares;
-        self.sets.occupied ^= squares;
-        toggle_type(&mut self.sets, kind, squares);
-        self
-    }
-
-    /// These sets after our piece of type `kind` on `square` was taken by the opponent's piece
-    /// that [`after_their_move`](Self::after_their_move) moved there.
-    #[inline(always)]
-    pub fn after_our_loss(mut self, kind: PieceType, square: u64) -> RelativeSets {
-        // Exclusive or throughout: `after_their_move` flipped the square's occupancy as if it had
-        // been empty; taking our piece off flips it back.
-        self.us ^= square;
-        self.sets.black ^= square;
-        self.sets.occupied ^= square;
-        toggle_type(&mut self.sets, kind, square);
-        self
-    }
-
     /// Our bishops, rooks and queens, each set with its type.
     #[inline(always)]
     fn our_sliders(&self) -> [(PieceType, u64); 3] {
@@ -272,39 +217,6 @@ impl RelativeSets {
                 pieces: [self.us, self.them],
             },
         }
-    }
-}
-
-/// Flips the squares of `bits` in the sets of type `kind`: a piece of that type put there or
-/// taken away.
-#[inline(always)]
-fn toggle_type(sets: &mut PieceSets, kind: PieceType, bits: u64) {
-    // `odd` holds the types whose codes have an odd number of type bits.
-    match kind {
-        PieceType::Pawn => {
-            sets.pawns ^= bits;
-            sets.odd ^= bits;
-        }
-        PieceType::Knight => {
-            sets.knights ^= bits;
-            sets.odd ^= bits;
-        }
-        PieceType::Bishop => sets.bishops ^= bits,
-        PieceType::Rook => {
-            sets.rooks ^= bits;
-            sets.odd ^= bits;
-        }
-        PieceType::Queen => sets.queens ^= bits,
-        PieceType::King => sets.kings ^= bits,
-    }
-}
-
-impl Deref for RelativeSets {
-    type Target = PieceSets;
-
-    #[inline(always)]
-    fn deref(&self) -> &PieceSets {
-        &self.sets
     }
 }
 
@@ -600,8 +512,7 @@ fn en_passant<B: Backend, A: AttackSource, S: Sink>(
     let capturers =
         ((to.bit() >> 9) & !FILE_H | (to.bit() >> 7) & !FILE_A) & board.pawns & board.us;
     for from in Squares(capturers) {
-        let mut after = *board;
-        after.sets.occupied ^= from.bit() ^ victim.bit() ^ to.bit();
+        let mut after = board.with_occupancy_flipped(from.bit() ^ victim.bit() ^ to.bit());
         after.them ^= victim.bit();
         if !after.attacked(b, a, t, king, after.occupied) {
             sink.en_passant(from, to);

@@ -10,26 +10,41 @@
 //! Besides the textbook alpha-beta: check extension, null-move pruning, reverse futility and
 //! futility pruning near the leaves, late move reductions, mate distance pruning, aspiration
 //! windows, and draws by repetition, the fifty-move rule and insufficient material.
+//!
+//! With the Threads option above one the search is Lazy SMP: helper threads search the same root
+//! at the same time, each with its own move ordering and its own line, and share only the
+//! transposition table, so that each finds what the others stored. The main thread alone keeps
+//! the clock, reports and answers; when it finishes, the helpers stop with it.
+
+pub(crate) mod ordering;
+pub(crate) mod see;
+pub mod time;
+pub mod tt;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use qbb::Backend;
 
-use crate::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
+use crate::board::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
+use crate::board::{Move, MoveList, Position};
 use crate::eval::insufficient_material;
-use crate::nnue::Evaluator;
-use crate::ordering::{
-    MovePicker, OrderingTables, PIECE_VALUE, is_tactical, loses_material, victim,
-};
-use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
-use crate::time::{Limits, TimeBudget};
-use crate::tt::{Bound, Entry, TranspositionTable};
-use crate::{Move, MoveList, Position};
+use crate::eval::nnue::Evaluator;
+use crate::eval::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
+use ordering::{MovePicker, OrderingTables, PIECE_VALUE, is_tactical, loses_material, victim};
+use time::{Limits, TimeBudget};
+use tt::{Bound, Entry, TranspositionTable};
 
 /// The deepest iteration of iterative deepening.
 pub const MAX_DEPTH: u32 = 100;
+
+/// The Threads option's maximum: the main thread and up to 255 helpers.
+pub const MAX_THREADS: usize = 256;
+
+/// The stack a search thread gets (bench's, datagen's and the helpers'; the UCI loop gives its
+/// own as much): the search recurses up to [`MAX_PLY`] deep with a move list per node.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// One search to run: the position, the game before it, and the limits.
 #[derive(Clone, Debug)]
@@ -114,7 +129,15 @@ const POLL_INTERVAL: u64 = 1024;
 /// ordering's history.
 #[derive(Debug)]
 pub struct Searcher {
-    tt: TranspositionTable,
+    /// Shared with the helpers.
+    tt: Arc<TranspositionTable>,
+    /// The other threads of a Lazy SMP search, one fewer than the Threads option: each a searcher
+    /// of its own sharing `tt`.
+    helpers: Vec<Searcher>,
+    /// Set on a helper: what makes it one.
+    helper: Option<HelperRole>,
+    /// On the main thread during a search: where each helper publishes its node count.
+    helper_nodes: Vec<Arc<AtomicU64>>,
     ordering: OrderingTables,
     lmr: Box<[[u8; 64]; 64]>,
     attacks: Attacks,
@@ -147,9 +170,27 @@ pub struct Searcher {
     aborted: bool,
 }
 
+/// What makes a searcher a helper of another.
+#[derive(Debug)]
+struct HelperRole {
+    /// The depth its iterations begin at: helpers alternate between 1 and 2, so that they are
+    /// not all at the main thread's depth.
+    first_depth: u32,
+    /// Its node count, published as it polls the stop flag, which the main thread reports with
+    /// its own.
+    nodes: Arc<AtomicU64>,
+}
+
 impl Searcher {
-    /// A searcher with a transposition table of `hash_mb` MiB.
+    /// A searcher with a transposition table of `hash_mb` MiB, searching on one thread.
     pub fn new(hash_mb: usize) -> Result<Searcher, std::collections::TryReserveError> {
+        Ok(Searcher::with_table(Arc::new(TranspositionTable::new(
+            hash_mb,
+        )?)))
+    }
+
+    /// A searcher on the table `tt`.
+    fn with_table(tt: Arc<TranspositionTable>) -> Searcher {
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
             for (index, r) in row.iter_mut().enumerate().skip(1) {
@@ -159,8 +200,11 @@ impl Searcher {
                 *r = reduction as u8;
             }
         }
-        Ok(Searcher {
-            tt: TranspositionTable::new(hash_mb)?,
+        Searcher {
+            tt,
+            helpers: Vec::new(),
+            helper: None,
+            helper_nodes: Vec::new(),
             ordering: OrderingTables::default(),
             lmr,
             attacks: Attacks::Tables,
@@ -182,12 +226,37 @@ impl Searcher {
             ponderhit: Arc::new(AtomicBool::new(false)),
             node_limit: u64::MAX,
             aborted: false,
-        })
+        }
     }
 
-    /// Resizes the transposition table (the Hash option); on failure the old table stays.
+    /// Resizes the transposition table (the Hash option), emptied; on failure the old table
+    /// stays.
     pub fn set_hash(&mut self, megabytes: usize) -> Result<(), std::collections::TryReserveError> {
-        self.tt.resize(megabytes)
+        let table = Arc::new(TranspositionTable::new(megabytes)?);
+        for helper in &mut self.helpers {
+            helper.tt = Arc::clone(&table);
+        }
+        self.tt = table;
+        Ok(())
+    }
+
+    /// How many threads a search runs on (the Threads option, clamped to 1..=[`MAX_THREADS`]).
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.clamp(1, MAX_THREADS) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            let mut helper = Searcher::with_table(Arc::clone(&self.tt));
+            helper.helper = Some(HelperRole {
+                first_depth: 1 + (self.helpers.len() as u32 + 1) % 2,
+                nodes: Arc::new(AtomicU64::new(0)),
+            });
+            self.helpers.push(helper);
+        }
+    }
+
+    /// How many threads a search runs on: the main thread and its helpers.
+    pub fn threads(&self) -> usize {
+        1 + self.helpers.len()
     }
 
     pub fn hash_megabytes(&self) -> usize {
@@ -214,6 +283,9 @@ impl Searcher {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.ordering.clear();
+        for helper in &mut self.helpers {
+            helper.ordering.clear();
+        }
     }
 
     /// Runs `job` to its limits, calling `report` after every completed iteration.
@@ -229,33 +301,113 @@ impl Searcher {
         }
     }
 
-    /// [`Searcher::think`] with the move generator's attacks, checks and pins from `attacks`.
-    fn think_by<B: Backend, A: AttackSource>(
+    /// [`Searcher::think`] with the move generator's attacks, checks and pins from `attacks`:
+    /// the main thread's iterative deepening, beside the helpers' when there are any.
+    fn think_by<B: Backend, A: AttackSource + Send>(
         &mut self,
         backend: B,
         attacks: A,
         job: &SearchJob,
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
-        let root = &job.position;
-        self.budget = TimeBudget::new(&job.limits, root.side_to_move(), job.move_overhead);
-        self.pondering = job.limits.ponder;
-        self.ponderhit = Arc::clone(&job.ponderhit);
-        if self.pondering {
-            (self.soft_deadline, self.deadline) = (None, None);
-        } else {
-            self.start_clock(job.started);
-        }
-        self.node_limit = job.limits.nodes.unwrap_or(u64::MAX).max(1);
-        self.stop = Arc::clone(&job.stop);
-        self.nodes = 0;
-        self.aborted = false;
-        self.path.clear();
-        self.path.extend_from_slice(&job.history);
         self.tt.new_search();
-        self.ordering.new_search();
-        backend.with_features(|b| self.evaluator.set_root(b, root));
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let mut result = if helpers.is_empty() {
+            self.deepen(backend, attacks, job, 1, report)
+        } else {
+            self.deepen_with(&mut helpers, backend, attacks, job, report)
+        };
+        self.helpers = helpers;
+        result.nodes = self.total_nodes();
+        self.helper_nodes.clear();
 
+        // `go infinite` answers only after `stop`, `go ponder` after `stop` or `ponderhit`,
+        // however early the search ends.
+        loop {
+            self.poll_ponderhit();
+            if !(job.limits.infinite || self.pondering) || job.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        result
+    }
+
+    /// The main thread's [`Searcher::deepen`] while `helpers` search the same root on threads of
+    /// their own, with no clock, until it is done: then they stop.
+    fn deepen_with<B: Backend, A: AttackSource + Send>(
+        &mut self,
+        helpers: &mut [Searcher],
+        backend: B,
+        attacks: A,
+        job: &SearchJob,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        let stop = Arc::new(AtomicBool::new(false));
+        let helper_job = SearchJob {
+            limits: Limits {
+                depth: job.limits.depth,
+                ..Limits::default()
+            },
+            stop: Arc::clone(&stop),
+            ..job.clone()
+        };
+        self.helper_nodes.clear();
+        for helper in helpers.iter_mut() {
+            helper.evaluator.follow(&self.evaluator);
+            let role = helper.helper.as_ref().expect("a helper has its role");
+            role.nodes.store(0, Ordering::Relaxed);
+            self.helper_nodes.push(Arc::clone(&role.nodes));
+        }
+        std::thread::scope(|scope| {
+            for helper in helpers.iter_mut() {
+                let job = &helper_job;
+                let search = move || {
+                    let first_depth = helper.helper.as_ref().map_or(1, |r| r.first_depth);
+                    helper.deepen(backend, attacks, job, first_depth, &mut |_| {});
+                    helper.publish_nodes();
+                };
+                // A helper whose thread cannot start leaves the search to the others.
+                let _ = std::thread::Builder::new()
+                    .name("search helper".into())
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, search);
+            }
+            let result = self.deepen(backend, attacks, job, 1, report);
+            stop.store(true, Ordering::Relaxed);
+            result
+        })
+    }
+
+    /// The nodes of the current search, the helpers' included.
+    fn total_nodes(&self) -> u64 {
+        let helpers: u64 = self
+            .helper_nodes
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum();
+        self.nodes + helpers
+    }
+
+    /// A helper tells the main thread how many nodes it has searched.
+    fn publish_nodes(&self) {
+        if let Some(role) = &self.helper {
+            role.nodes.store(self.nodes, Ordering::Relaxed);
+        }
+    }
+
+    /// Iterative deepening from depth `first_depth`, calling `report` after every completed
+    /// iteration.
+    fn deepen<B: Backend, A: AttackSource>(
+        &mut self,
+        backend: B,
+        attacks: A,
+        job: &SearchJob,
+        first_depth: u32,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        let root = &job.position;
+        self.start(backend, job);
         let mut root_moves = MoveList::new();
         root.generate_moves_by(backend, attacks, &mut root_moves);
         self.root_moves.clear();
@@ -287,7 +439,7 @@ impl Searcher {
         // The lines of the last depth searched, best first: where the next depth's windows
         // start.
         let mut lines: Vec<Line> = Vec::new();
-        for depth in 1..=max_depth {
+        for depth in first_depth..=max_depth {
             if root_moves.is_empty() {
                 break;
             }
@@ -333,7 +485,7 @@ impl Searcher {
                     seldepth: found_line.seldepth,
                     multipv: (lines_wanted > 1).then_some(index + 1),
                     score: found_line.score,
-                    nodes: self.nodes,
+                    nodes: self.total_nodes(),
                     elapsed: job.started.elapsed(),
                     hashfull: self.tt.hashfull(),
                     pv: pv_text(backend, root, &found_line.moves, chess960),
@@ -358,17 +510,29 @@ impl Searcher {
             result.best_move = Some(texts.remove(0));
         }
         result.nodes = self.nodes;
-
-        // `go infinite` answers only after `stop`, `go ponder` after `stop` or `ponderhit`,
-        // however early the search ends.
-        loop {
-            self.poll_ponderhit();
-            if !(job.limits.infinite || self.pondering) || job.stop.load(Ordering::Relaxed) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        }
         result
+    }
+
+    /// Sets up a search of `job`: its limits, its clock (unless pondering), its stop flag, the
+    /// game's positions for repetitions, and the evaluator at the root.
+    fn start<B: Backend>(&mut self, backend: B, job: &SearchJob) {
+        let root = &job.position;
+        self.budget = TimeBudget::new(&job.limits, root.side_to_move(), job.move_overhead);
+        self.pondering = job.limits.ponder;
+        self.ponderhit = Arc::clone(&job.ponderhit);
+        if self.pondering {
+            (self.soft_deadline, self.deadline) = (None, None);
+        } else {
+            self.start_clock(job.started);
+        }
+        self.node_limit = job.limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.stop = Arc::clone(&job.stop);
+        self.nodes = 0;
+        self.aborted = false;
+        self.path.clear();
+        self.path.extend_from_slice(&job.history);
+        self.ordering.new_search();
+        backend.with_features(|b| self.evaluator.set_root(b, root));
     }
 
     /// Starts the search's clock at `from`.
@@ -431,6 +595,7 @@ impl Searcher {
         if self.nodes >= self.node_limit {
             self.aborted = true;
         } else if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            self.publish_nodes();
             self.poll_ponderhit();
             self.aborted = self.stop.load(Ordering::Relaxed)
                 || self.deadline.is_some_and(|d| Instant::now() >= d);
@@ -532,12 +697,7 @@ impl Searcher {
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.best_move);
         if let Some(entry) = tt_entry
             && !is_pv
-            && i32::from(entry.depth) >= depth
-            && match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => entry.score >= beta,
-                Bound::Upper => entry.score <= alpha,
-            }
+            && settles(&entry, depth, alpha, beta)
         {
             return entry.score;
         }
@@ -557,21 +717,7 @@ impl Searcher {
             // Null move: if passing still fails high, a real move would too (not in pawn
             // endings, where passing can be the only bad option: zugzwang).
             if allow_null && depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
-                let reduction = 3 + depth / 6;
-                let child = pos.make_null_move();
-                self.evaluator.make_null_move(ply);
-                self.path.push(hash);
-                let score = -self.search(
-                    backend,
-                    attacks,
-                    &child,
-                    -beta,
-                    -beta + 1,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    false,
-                );
-                self.path.pop();
+                let score = self.null_move_score(backend, attacks, pos, beta, depth, ply);
                 if self.aborted {
                     return 0;
                 }
@@ -581,17 +727,9 @@ impl Searcher {
             }
         }
 
-        let picker = &mut self.pickers[ply];
-        pos.generate_moves_by(backend, attacks, picker.list());
-        if is_root {
-            keep_root_moves(&self.root_moves, &self.excluded, picker.list());
-        }
-        if picker.is_empty() {
+        if !self.order_moves(backend, attacks, pos, tt_move, ply) {
             return if in_check { mated_in(ply) } else { DRAW };
         }
-        let ordering = &self.ordering;
-        picker.score_with(|mv| ordering.score(pos, mv, tt_move, ply));
-        self.ordering.clear_killers(ply + 1);
 
         let futility_margin = 100 + 120 * depth;
         let mut best_score = -INFINITY;
@@ -621,28 +759,18 @@ impl Searcher {
             self.evaluator.make_move(backend, ply, pos, &delta);
             let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
-            let (window, null_window) = ((alpha, beta), (alpha, alpha + 1));
+            let window = (alpha, beta);
             let score = if index == 0 {
                 self.child_score(backend, attacks, &child, window, new_depth, ply)
             } else {
                 // Late quiet moves are searched shallower first; any surprise is re-searched.
                 let reduction =
                     if depth >= 3 && index >= 3 && !tactical && !in_check && !gives_check {
-                        let r = i32::from(self.lmr[depth.min(63) as usize][index.min(63)]);
-                        (r - i32::from(is_pv)).min(new_depth - 1).max(0)
+                        self.reduction(depth, index, new_depth, is_pv)
                     } else {
                         0
                     };
-                let reduced = new_depth - reduction;
-                let mut score =
-                    self.child_score(backend, attacks, &child, null_window, reduced, ply);
-                if score > alpha && reduction > 0 {
-                    score = self.child_score(backend, attacks, &child, null_window, new_depth, ply);
-                }
-                if score > alpha && score < beta {
-                    score = self.child_score(backend, attacks, &child, window, new_depth, ply);
-                }
-                score
+                self.later_move_score(backend, attacks, &child, window, new_depth, reduction, ply)
             };
             if self.aborted {
                 self.path.pop();
@@ -667,25 +795,129 @@ impl Searcher {
             }
         }
         self.path.pop();
+        self.remember(hash, ply, depth, beta, best_move, best_score);
+        best_score
+    }
 
-        let bound = if best_score >= beta {
+    /// Generates the moves of the node at `ply` into its picker (at the root only those the
+    /// search may play) and scores them for ordering; false when there are none.
+    #[inline(always)]
+    fn order_moves<B: Backend, A: AttackSource>(
+        &mut self,
+        backend: B,
+        attacks: A,
+        pos: &Position,
+        tt_move: Move,
+        ply: usize,
+    ) -> bool {
+        let picker = &mut self.pickers[ply];
+        pos.generate_moves_by(backend, attacks, picker.list());
+        if ply == 0 {
+            keep_root_moves(&self.root_moves, &self.excluded, picker.list());
+        }
+        if picker.is_empty() {
+            return false;
+        }
+        let ordering = &self.ordering;
+        picker.score_with(|mv| ordering.score(pos, mv, tt_move, ply));
+        self.ordering.clear_killers(ply + 1);
+        true
+    }
+
+    /// How many plies shallower a late quiet move is searched first (the `index`th move of a
+    /// node `depth` deep, whose children are searched `new_depth` deep).
+    #[inline(always)]
+    fn reduction(&self, depth: i32, index: usize, new_depth: i32, is_pv: bool) -> i32 {
+        let r = i32::from(self.lmr[depth.min(63) as usize][index.min(63)]);
+        (r - i32::from(is_pv)).min(new_depth - 1).max(0)
+    }
+
+    /// Stores a node's result in the transposition table: its best score (at least `beta`: a
+    /// lower bound; with a best move below it: exact; else an upper bound) and best move.
+    #[inline(always)]
+    fn remember(
+        &self,
+        hash: u64,
+        ply: usize,
+        depth: i32,
+        beta: Score,
+        best_move: Move,
+        score: Score,
+    ) {
+        let bound = if score >= beta {
             Bound::Lower
         } else if best_move != Move::NULL {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            hash,
-            ply,
-            Entry {
-                best_move,
-                score: best_score,
-                depth: depth.clamp(0, i32::from(u8::MAX)) as u8,
-                bound,
-            },
+        let depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
+        let entry = Entry {
+            best_move,
+            score,
+            depth,
+            bound,
+        };
+        self.tt.store(hash, ply, entry);
+    }
+
+    /// The score of passing at the node at `ply` (a null move), searched with a null window at
+    /// `beta` and a reduced depth, for the node's side.
+    #[inline(always)]
+    fn null_move_score<B: Backend, A: AttackSource>(
+        &mut self,
+        backend: B,
+        attacks: A,
+        pos: &Position,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) -> Score {
+        let reduction = 3 + depth / 6;
+        let child = pos.make_null_move();
+        self.evaluator.make_null_move(ply);
+        self.path.push(pos.hash());
+        // No second null move in a row: two passes would search the node itself, shallower.
+        let child_depth = depth - 1 - reduction;
+        let score = -self.search(
+            backend,
+            attacks,
+            &child,
+            -beta,
+            -beta + 1,
+            child_depth,
+            ply + 1,
+            false,
         );
-        best_score
+        self.path.pop();
+        score
+    }
+
+    /// The score of a move after the first: searched with a null window at alpha, `reduction`
+    /// plies shallower first; a reduced search that beats alpha is searched again at full depth,
+    /// and one that lands inside the window with the whole window.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn later_move_score<B: Backend, A: AttackSource>(
+        &mut self,
+        backend: B,
+        attacks: A,
+        child: &Position,
+        (alpha, beta): (Score, Score),
+        depth: i32,
+        reduction: i32,
+        ply: usize,
+    ) -> Score {
+        let null_window = (alpha, alpha + 1);
+        let mut score =
+            self.child_score(backend, attacks, child, null_window, depth - reduction, ply);
+        if score > alpha && reduction > 0 {
+            score = self.child_score(backend, attacks, child, null_window, depth, ply);
+        }
+        if score > alpha && score < beta {
+            score = self.child_score(backend, attacks, child, (alpha, beta), depth, ply);
+        }
+        score
     }
 
     /// The score of `child`, a child of the node at `ply`, for that node's side: the child
@@ -822,6 +1054,18 @@ impl Searcher {
 
 /// Leaves in `moves`, the root's, those the search may play: the moves of `only` (all when it is
 /// empty) but for those of `excluded` (the first moves of the lines already found at this depth).
+/// Whether a stored result settles a node searched `depth` deep with the window (`alpha`, `beta`)
+/// without a search: deep enough, and its bound on the value decides the window.
+#[inline(always)]
+fn settles(entry: &Entry, depth: i32, alpha: Score, beta: Score) -> bool {
+    i32::from(entry.depth) >= depth
+        && match entry.bound {
+            Bound::Exact => true,
+            Bound::Lower => entry.score >= beta,
+            Bound::Upper => entry.score <= alpha,
+        }
+}
+
 fn keep_root_moves(only: &[Move], excluded: &[Move], moves: &mut MoveList) {
     if !(only.is_empty() && excluded.is_empty()) {
         moves.retain(|m| (only.is_empty() || only.contains(&m)) && !excluded.contains(&m));
@@ -1006,6 +1250,63 @@ mod tests {
         let result = Searcher::new(1).unwrap().think(Scalar, &job, &mut |_| {});
         let text = result.best_move.expect("a move");
         assert!(job.position.parse_uci_move(Scalar, &text).is_ok());
+    }
+
+    #[test]
+    fn helpers_search_beside_the_main_thread_and_stop_with_it() {
+        let mut searcher = Searcher::new(1).unwrap();
+        searcher.set_threads(3);
+        assert_eq!(searcher.threads(), 3);
+        let job = job(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+        );
+        let stop = Arc::clone(&job.stop);
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            stop.store(true, Ordering::Relaxed);
+        });
+        let mut reports = Vec::new();
+        let result = searcher.think(Scalar, &job, &mut |r| reports.push(r.clone()));
+        stopper.join().unwrap();
+        // The answer came after the stop, every helper joined, and their nodes were counted
+        // with the main thread's.
+        let text = result.best_move.expect("a move");
+        assert!(job.position.parse_uci_move(Scalar, &text).is_ok());
+        assert_eq!(searcher.threads(), 3);
+        assert!(
+            result.nodes > searcher.nodes,
+            "{} {}",
+            result.nodes,
+            searcher.nodes
+        );
+        assert!(reports.iter().all(|r| r.nodes <= result.nodes));
+        // They found the mate on the shared table as well as one thread does.
+        searcher.set_threads(2);
+        let mate = SearchJob::new(
+            Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap(),
+            depth(6),
+        );
+        let result = searcher.think(Scalar, &mate, &mut |_| {});
+        assert_eq!(result.best_move.as_deref(), Some("a1a8"));
+        assert_eq!(result.score, mate_in(1));
+    }
+
+    #[test]
+    fn one_thread_searches_as_before_helpers_were_added() {
+        // Helpers added and taken away leave a single-threaded search's tree as it was.
+        let job = job(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            depth(7),
+        );
+        let alone = Searcher::new(1).unwrap().think(Scalar, &job, &mut |_| {});
+        let mut searcher = Searcher::new(1).unwrap();
+        searcher.set_threads(4);
+        searcher.set_threads(1);
+        assert_eq!(searcher.think(Scalar, &job, &mut |_| {}), alone);
     }
 
     #[test]

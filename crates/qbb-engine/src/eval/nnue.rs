@@ -11,12 +11,12 @@ use std::sync::{Arc, OnceLock};
 use qbb::nnue::{Accumulators, Network, NetworkError};
 use qbb::{Backend, Quad};
 
-use crate::Position;
+use crate::board::Position;
 use crate::eval;
-use crate::score::{MATE_BOUND, MAX_PLY, Score};
+use crate::eval::score::{MATE_BOUND, MAX_PLY, Score};
 
 /// The network built into the binary (see the book's NNUE chapter for how it was trained).
-const EMBEDDED: &[u8] = include_bytes!("../nets/default.nnue");
+const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
 
 /// The embedded network, read once.
 pub fn embedded_network() -> Arc<Network> {
@@ -74,6 +74,13 @@ impl Default for Evaluator {
 }
 
 impl Evaluator {
+    /// Takes `other`'s network and its choice of evaluation (a search helper follows the main
+    /// thread's options); the accumulators stay this evaluator's own.
+    pub(crate) fn follow(&mut self, other: &Evaluator) {
+        self.network = Arc::clone(&other.network);
+        self.use_nnue = other.use_nnue;
+    }
+
     pub fn set_network(&mut self, network: Arc<Network>) {
         self.network = network;
     }
@@ -160,7 +167,7 @@ mod tests {
                     let mut pos = Position::startpos();
                     let mut acc = b.nnue_refresh(pos.quad(), &network);
                     for _ply in 0..120 {
-                        let mut moves = crate::MoveList::new();
+                        let mut moves = crate::board::MoveList::new();
                         pos.generate_moves(b, &mut moves);
                         let Some(&mv) = moves
                             .iter()

@@ -12,9 +12,9 @@
 
 use qbb::{Backend, Color, PieceType};
 
-use crate::score::MAX_PLY;
-use crate::see;
-use crate::{MAX_MOVES, Move, MoveList, Position};
+use crate::board::{MAX_MOVES, Move, MoveList, Position};
+use crate::eval::score::MAX_PLY;
+use crate::search::see;
 
 /// Values for MVV-LVA and the quiescence search's delta pruning, pawn to king.
 pub const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 0];

@@ -11,7 +11,7 @@
 
 use qbb::{Backend, SliderPosition, Square, Squares};
 
-use crate::attacks::Tables;
+use crate::board::attacks::Tables;
 
 /// The choice of source for the legal move generator (`qbb perft --attacks`, UCI option
 /// `Attacks`).

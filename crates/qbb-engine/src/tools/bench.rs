@@ -4,7 +4,7 @@
 //! The node count is the fingerprint: a change that does not mean to change the search (a faster
 //! backend, a refactoring) must leave it alone, and one that does must say its new count. So the
 //! count may depend on nothing but the code: each position is searched to a depth (never to a
-//! time; a depth-only search has no deadline, see [`crate::time::TimeBudget`]), on one thread,
+//! time; a depth-only search has no deadline, see [`crate::search::time::TimeBudget`]), on one thread,
 //! with the transposition table and the move ordering's history cleared before it. Every backend
 //! searches the same tree, so the count is also the same on every backend; only the speed
 //! differs.
@@ -15,9 +15,9 @@ use std::{fmt, io, thread};
 
 use qbb::{BackendError, BackendKind};
 
-use crate::Position;
-use crate::search::{self, SearchJob, Searcher};
-use crate::time::Limits;
+use crate::board::Position;
+use crate::search::time::Limits;
+use crate::search::{self, SEARCH_STACK_BYTES, SearchJob, Searcher};
 
 /// The depth `bench` searches to when none is given: long enough for a stable speed, short enough
 /// to run on every commit; 3.7 million nodes, about two seconds on an AMD EPYC (Zen 2) core on
@@ -29,10 +29,6 @@ pub const DEPTHS: std::ops::RangeInclusive<u32> = 1..=search::MAX_DEPTH;
 
 /// The transposition table of every bench search, in MiB (OpenBench's convention).
 pub const HASH_MB: usize = 16;
-
-/// The stack a search thread gets, as the UCI loop gives its own: the search recurses up to
-/// `MAX_PLY` deep with a move list per node.
-pub(crate) const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// The positions, four of each kind, so that no one part of the engine decides the count alone.
 pub const POSITIONS: [&str; 16] = [
@@ -191,7 +187,7 @@ mod tests {
     fn every_position_is_legal_and_has_a_move() {
         for fen in POSITIONS {
             let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-            let mut moves = crate::MoveList::new();
+            let mut moves = crate::board::MoveList::new();
             pos.generate_moves(qbb::Scalar, &mut moves);
             assert!(!moves.is_empty(), "{fen} has no legal move");
         }

@@ -13,12 +13,15 @@
 //!   `popCountWeight8`), with weights tapered once per position;
 //! - the bishop pair and a small bonus for having the move.
 
+pub mod nnue;
+pub mod score;
+
 use qbb::Direction::{East, NorthEast, NorthWest, SouthEast, SouthWest, West};
 use qbb::{Backend, PieceType, Quad, Squares};
 
-use crate::Position;
-use crate::movegen::RelativeSets;
-use crate::score::Score;
+use crate::board::Position;
+use crate::board::relative_sets::RelativeSets;
+use score::Score;
 
 /// The bonus for being the side to move (the evaluation is called at quiet nodes, where having
 /// the move is worth something).

@@ -27,12 +27,11 @@ use qbb::backend::scalar::piece_sets_of;
 use qbb::direction::{NOT_A, NOT_AB, NOT_GH, NOT_H};
 use qbb::{Backend, BackendKind, Bitboard, Direction, PieceSets};
 
-use crate::attack_source::AttackSource;
-use crate::attacks::tables;
-use crate::movegen::{
-    Counter, RANK_7, RelativeSets, king_moves, other_moves, pawn_captures, pawn_pushes,
-};
-use crate::position::Position;
+use crate::board::attack_source::AttackSource;
+use crate::board::attacks::tables;
+use crate::board::movegen::{Counter, RANK_7, king_moves, other_moves, pawn_captures, pawn_pushes};
+use crate::board::position::Position;
+use crate::board::relative_sets::RelativeSets;
 
 /// The children counted together: perft's batch.
 pub(crate) const LANES: usize = 8;
