@@ -28,6 +28,7 @@ command line, or from llvm-mca run on the listings named there (mca, model).
 
 import html
 import json
+import os
 import math
 import re
 import shutil
@@ -36,7 +37,8 @@ from pathlib import Path
 
 BOOK = Path(__file__).resolve().parent.parent
 REPO = BOOK.parent
-OUT = BOOK / "src" / "generated"
+# The tests of damaged inputs write elsewhere (QBB_BOOK_GENERATED), never into the book.
+OUT = Path(os.environ.get("QBB_BOOK_GENERATED", BOOK / "src" / "generated"))
 
 # The backends in the order the book presents them (scalar first: the reference), each with its
 # own sources.
@@ -91,8 +93,72 @@ def routine_id(probe):
 
 
 def write(path, text):
+    """Writes `text` to a temporary file beside `path`, renamed over it once whole: a run that
+    stops half-way leaves the old file, never a truncated one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text)
+    os.replace(partial, path)
+
+
+class InputError(Exception):
+    """A file the generator reads is damaged; the message, one line, names the file and the
+    field."""
+
+
+class Fields(dict):
+    """A JSON object read from `file` at `where`: a missing key is an InputError naming both."""
+
+    def __init__(self, items, file, where):
+        super().__init__(items)
+        self.file, self.where = file, where
+
+    def __getitem__(self, key):
+        try:
+            return super().__getitem__(key)
+        except KeyError:
+            raise InputError(f"{self.file}: missing field `{self.where}{key}`") from None
+
+
+def tracked(value, file, where=""):
+    """`value` with every object in it a Fields that knows its place (`results[3].`)."""
+    if isinstance(value, dict):
+        return Fields({k: tracked(v, file, f"{where}{k}.") for k, v in value.items()}, file, where)
+    if isinstance(value, list):
+        return [tracked(v, file, f"{where.rstrip('.')}[{i}].") for i, v in enumerate(value)]
+    return value
+
+
+#: The figures of a report's rows (results.json, instructions.json): numbers (or null).
+NUMERIC_ROW_FIELDS = {
+    "calls_per_sample", "catalogue_row", "cycles_per_op", "instructions_per_op", "ipc", "ns_max",
+    "ns_min", "ns_per_op", "samples", "speedup_vs_baseline", "speedup_vs_scalar",
+    "calls_per_pass", "instructions_per_call", "instructions_per_pass", "vs_scalar",
+}
+
+
+def read_json(path):
+    """A JSON file the generator reads, as Fields; a damaged one (not JSON, cut short, a report
+    row whose figure is not a number) is an InputError in one line naming the file and where."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: cannot read it: {e}") from None
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}: not JSON: {e}") from None
+    rows = data.get("results") if isinstance(data, dict) else None
+    if isinstance(rows, list):
+        for i, row in enumerate(rows):
+            if not isinstance(row, dict):
+                raise InputError(f"{path}: field `results[{i}]` is not an object")
+            for key in NUMERIC_ROW_FIELDS & row.keys():
+                value = row[key]
+                if value is not None and (isinstance(value, bool)
+                                          or not isinstance(value, (int, float))):
+                    raise InputError(
+                        f"{path}: field `results[{i}].{key}` is not a number: {value!r:.40}")
+    return tracked(data, path)
 
 
 def backend_sources(backend):
@@ -124,7 +190,7 @@ def anchor_file(backend, anchor):
 
 def load_support(backends_json):
     """backend -> routine id -> "native" or "inherited: from X (why)"."""
-    data = json.loads(Path(backends_json).read_text())
+    data = read_json(Path(backends_json))
     return {b["name"]: b.get("routines", {}) for b in data}
 
 
@@ -1034,7 +1100,7 @@ def read_reports(report_dirs):
     for d in report_dirs:
         path = Path(d) / "results.json"
         if path.exists():
-            found.append((Path(d), json.loads(path.read_text())))
+            found.append((Path(d), read_json(path)))
     return found
 
 
@@ -1264,7 +1330,7 @@ def perft_steps_table(path):
     if path is None:
         return ("*No report has `perft-steps.json` yet: `reports/perft-steps.sh MACHINE` "
                 "writes it.*\n")
-    d = json.loads(path.read_text())
+    d = read_json(path)
     runs = [r["run"] for r in d["steps"][0]["runs"]]
     timed = all("mnps_one_ply_deeper" in r for step in d["steps"] for r in step["runs"])
     text = HEADER.format(source=f"`reports/{path.parent.name}/{path.name}`")
@@ -1367,7 +1433,7 @@ def threads_table(path, measure):
     """Perft on one thread and on all of a machine's logical CPUs, from its threads.json."""
     if path is None:
         return f"*No report has a `threads.json` yet: {measure} writes it.*\n"
-    t = json.loads(path.read_text())
+    t = read_json(path)
     machine = path.parent.name
     text = HEADER.format(source=f"`reports/{machine}/threads.json`")
     text += "| position | threads | Mnps (median) | over one thread |\n| --- | ---: | ---: | ---: |\n"
@@ -1459,7 +1525,7 @@ def placement_check(path):
     command = "`reports/placement-check.sh <machine>`"
     if path is None:
         return f"*No report has a `placement.json` yet: {command} writes it.*\n"
-    c = json.loads(path.read_text())
+    c = read_json(path)
     machine = path.parent.name
     on, source = c["pair"]["on"], c["pair"]["from"]
     report = c["report"]
@@ -1697,7 +1763,7 @@ INLINING_FIX = ["piece-at", "slider-attacks", "nibble-avg", "hash-manino"]
 def inlining_fix(before_path, after_path, shown_as):
     """The portable backend's ratio over scalar before and after the fix, the AVX2 backend's beside
     it: two runs of one machine, each ratio taken within its own run."""
-    before, after = (json.loads(Path(p).read_text()) for p in (before_path, after_path))
+    before, after = (read_json(Path(p)) for p in (before_path, after_path))
     if before["machine"]["id"] != after["machine"]["id"]:
         raise SystemExit("generate: inlining-fix wants two reports of the same machine")
     ratio = lambda report, bench, backend: next(
@@ -1725,7 +1791,7 @@ def required_json(path, made_by):
     """A measurement file of the report, or a stop that says which command writes it."""
     if not path.exists():
         raise SystemExit(f"generate: {path} is missing: run {made_by}")
-    return json.loads(path.read_text())
+    return read_json(path)
 
 
 NO_COUNTS_SVG = (
@@ -1746,7 +1812,7 @@ def measured_in(bench):
     """The folders of reports/ whose results.json has a timed row of `bench`."""
     found = []
     for path in sorted((REPO / "reports").glob("*/results.json")):
-        rows = json.loads(path.read_text()).get("results", [])
+        rows = read_json(path).get("results", [])
         if any(r.get("benchmark") == bench for r in timed(rows)):
             found.append(path.parent.name)
     return found
@@ -1766,7 +1832,7 @@ def not_yet_measured(bench, machine_id):
 
 def results(report_dir):
     report_dir = Path(report_dir)
-    report = json.loads((report_dir / "results.json").read_text())
+    report = read_json(report_dir / "results.json")
     rows = report["results"]
     machine_id = report["machine"]["id"]
     source = f"reports/{machine_id}/results.json"
@@ -1776,7 +1842,7 @@ def results(report_dir):
     # The instruction counts of the same benchmarks (callgrind), beside the times; a report made
     # where valgrind does not run has none.
     counts_path = report_dir / "instructions.json"
-    counts = json.loads(counts_path.read_text()) if counts_path.exists() else None
+    counts = read_json(counts_path) if counts_path.exists() else None
     if counts is None:
         print(f"generate: {counts_path} is missing: the tables have no instruction counts "
               "(the callgrind bench and `qbb instructions` write it; reports/README.md says how)",
@@ -1866,7 +1932,7 @@ def results(report_dir):
     # The same race with every crate built for this CPU, where the machine's report has it.
     native_file = report_dir / "perft-native.json"
     if native_file.is_file():
-        native = json.loads(native_file.read_text())
+        native = read_json(native_file)
         write(out / "perft-native-margins.md", perft_margins(native, native_file, machine_id))
     else:
         write(out / "perft-native-margins.md", (
@@ -1900,11 +1966,11 @@ def tables(report_dir):
     chapters' step-by-step sections set llvm-mca's model of that machine's CPU against, when it is
     not the machine the book shows. Each file says where its numbers come from."""
     report_dir = Path(report_dir)
-    report = json.loads((report_dir / "results.json").read_text())
+    report = read_json(report_dir / "results.json")
     machine_id = report["machine"]["id"]
     source = f"reports/{machine_id}/results.json"
     counts_path = report_dir / "instructions.json"
-    counts = json.loads(counts_path.read_text()) if counts_path.exists() else None
+    counts = read_json(counts_path) if counts_path.exists() else None
     counts_by_bench = {}
     for c in (counts or {}).get("results", []):
         counts_by_bench.setdefault(c["benchmark"], {})[c["backend"]] = c
@@ -2048,7 +2114,7 @@ def model_report(report_dir):
     for other in sorted(report_dir.parent.iterdir()):
         path = other / "model.json"
         if path.exists():
-            found.append((json.loads(path.read_text()).get("date", ""), other))
+            found.append((read_json(path).get("date", ""), other))
     if not found:
         return None
     chosen = max(found)[1]
@@ -2219,13 +2285,13 @@ def avx512_timed():
     model.json's comparison (None where it has no model, or the model knows no CPU for it)."""
     found = {}
     for path in sorted((REPO / "reports").glob("*/results.json")):
-        report = json.loads(path.read_text())
+        report = read_json(path)
         if any(r.get("backend") == "avx512" and r.get("ns_per_op") == r.get("ns_per_op")
                for r in report.get("results", [])):
             model = path.parent / "model.json"
             cpu = None
             if model.exists():
-                cpu = (json.loads(model.read_text()).get("predicted_vs_measured") or {}).get("cpu")
+                cpu = (read_json(model).get("predicted_vs_measured") or {}).get("cpu")
             found[path.parent.name] = cpu
     return found
 
@@ -3026,7 +3092,7 @@ def model_page(report_dir, listing_paths):
         for name in MODEL_FILES:
             write(out / f"{name}.md", text)
         return
-    model = json.loads((chosen / "model.json").read_text())
+    model = read_json(chosen / "model.json")
     # The listings the model read, when this checkout still has them, before those generate.sh
     # made (which may come from another compiler); a probe is taken from the first listing whose
     # copy has as many instructions as llvm-mca modelled.
@@ -3173,7 +3239,7 @@ def nnue_matches(header, reports_root):
     `reports/match.py` (its summaries have pair counts), in a table; else what to run."""
     found = []
     for path in match_files(reports_root):
-        m = json.loads(path.read_text())
+        m = read_json(path)
         text = json.dumps(m)
         if re.search(r"use nnue|evalfile", text, re.I) or (
                 "pentanomial" in text and re.search(r"stockfish", text, re.I)):
@@ -3246,4 +3312,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    try:
+        main(sys.argv)
+    except InputError as e:
+        raise SystemExit(f"generate: {e}")

@@ -6,6 +6,7 @@
 //! move's delta quad on the parent's board, then swapped: the flip that hands the board to the
 //! opponent hands it the other perspective. Only the root is summed from scratch.
 
+use std::io::Read;
 use std::sync::{Arc, OnceLock};
 
 use qbb::nnue::{Accumulators, Network, NetworkError};
@@ -29,18 +30,39 @@ pub fn embedded_network() -> Arc<Network> {
         .clone()
 }
 
-/// Reads a network file (the `EvalFile` option).
+/// Reads a network file (the `EvalFile` option). Only a regular file is read, and no more of it
+/// than a network holds: a device such as `/dev/zero` or a pipe would otherwise be read forever.
 pub fn load_network(path: &str) -> Result<Arc<Network>, LoadError> {
-    let bytes = std::fs::read(path).map_err(|e| LoadError::Read(e.to_string()))?;
+    let read = |e: std::io::Error| LoadError::Read(e.to_string());
+    let file = std::fs::File::open(path).map_err(read)?;
+    let metadata = file.metadata().map_err(read)?;
+    if !metadata.is_file() {
+        return Err(LoadError::NotAFile);
+    }
+    // One byte more than a network, so that a longer file is still told apart.
+    let mut bytes = Vec::new();
+    file.take(EMBEDDED.len() as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read)?;
     Network::from_bytes(&bytes)
         .map(Arc::from)
-        .map_err(LoadError::Format)
+        .map_err(|e| match e {
+            // The whole file's length, not the part read.
+            NetworkError::TrailingBytes { expected, .. } => {
+                LoadError::Format(NetworkError::TrailingBytes {
+                    len: usize::try_from(metadata.len()).unwrap_or(usize::MAX),
+                    expected,
+                })
+            }
+            e => LoadError::Format(e),
+        })
 }
 
 /// Why an `EvalFile` was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadError {
     Read(String),
+    NotAFile,
     Format(NetworkError),
 }
 
@@ -48,6 +70,7 @@ impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             LoadError::Read(e) => write!(f, "cannot read it: {e}"),
+            LoadError::NotAFile => write!(f, "it is not a regular file"),
             LoadError::Format(e) => write!(f, "{e}"),
         }
     }
@@ -151,6 +174,31 @@ mod tests {
         std::fs::write(&truncated, &EMBEDDED[..EMBEDDED.len() / 2]).unwrap();
         let e = load_network(truncated.to_str().unwrap()).unwrap_err();
         assert!(e.to_string().contains("truncated"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `setoption name EvalFile value /dev/zero` once read without end (found by the uci fuzz
+    /// target): a device, a pipe or a folder is refused at once, and a long file is read only as
+    /// far as it shows it is too long.
+    #[test]
+    fn an_eval_file_that_is_no_regular_file_is_refused_at_once() {
+        for path in ["/dev/zero", "/dev/null", "/"] {
+            let e = load_network(path).unwrap_err();
+            assert_eq!(e, LoadError::NotAFile, "{path}");
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+        }
+        let dir = std::env::temp_dir().join(format!("qbb-nnue-long-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let long = dir.join("long.nnue");
+        let mut bytes = EMBEDDED.to_vec();
+        bytes.extend_from_slice(&[0; 4096]);
+        std::fs::write(&long, &bytes).unwrap();
+        let e = load_network(long.to_str().unwrap()).unwrap_err();
+        let expected = NetworkError::TrailingBytes {
+            len: bytes.len(),
+            expected: EMBEDDED.len(),
+        };
+        assert_eq!(e, LoadError::Format(expected));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -9,7 +9,7 @@ use qbb_benches::{Bench, Implementation};
 use serde::Deserialize;
 
 use super::results::Row;
-use crate::report::files::require_tool_dir;
+use crate::report::files::{read_json_text, require_tool_dir};
 
 /// How the timings are produced, for the messages that say what to run.
 const BENCH_COMMAND: &str = "cargo bench -p qbb-benches --bench routines";
@@ -79,7 +79,7 @@ fn read_one(latest: &Path) -> Result<Option<Row>> {
         let path = latest.join(name);
         fs::read_to_string(&path).with_context(|| format!("reading `{}`", path.display()))
     };
-    let meta: BenchmarkFile = serde_json::from_str(&json("benchmark.json")?)
+    let meta: BenchmarkFile = read_json_text(&json("benchmark.json")?)
         .with_context(|| format!("parsing `{}`", latest.join("benchmark.json").display()))?;
     let (Ok(bench), Some(Some(on))) = (
         meta.group_id.parse::<Bench>(),
@@ -94,7 +94,7 @@ fn read_one(latest: &Path) -> Result<Option<Row>> {
             latest.display()
         );
     };
-    let samples: SampleFile = serde_json::from_str(&json("sample.json")?)
+    let samples: SampleFile = read_json_text(&json("sample.json")?)
         .with_context(|| format!("parsing `{}`", latest.join("sample.json").display()))?;
     let ns_per_call = per_call(&samples, calls_per_iter);
     if ns_per_call.is_empty() {

@@ -42,9 +42,21 @@ pub fn create_dir(dir: &Path) -> Result<()> {
     fs::create_dir_all(dir).with_context(|| format!("creating `{}`", dir.display()))
 }
 
-/// Writes `text` to `path`, naming the file when that fails.
+/// Writes `text` to `path`, naming the file when that fails. The text goes to a temporary file
+/// beside it, renamed over `path` once whole: a run that fails or is stopped half-way leaves the
+/// file as it was, never a truncated one.
 pub fn write(path: &Path, text: &str) -> Result<()> {
-    fs::write(path, text).with_context(|| format!("writing `{}`", path.display()))
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".partial");
+    let temporary = PathBuf::from(temporary);
+    let written = fs::write(&temporary, text)
+        .and_then(|()| fs::rename(&temporary, path))
+        .with_context(|| format!("writing `{}`", path.display()));
+    if written.is_err() {
+        // Nothing half-written stays behind; the error above is the one to report.
+        let _ = fs::remove_file(&temporary);
+    }
+    written
 }
 
 impl<R: Serialize> Report<R> {
@@ -68,12 +80,32 @@ impl<R: Serialize> Report<R> {
 impl<R: DeserializeOwned> Report<R> {
     /// A report read back from its JSON file; `what` names the file expected
     /// (`a results.json`) when `path` is something else.
+    ///
+    /// A damaged file is refused in one line that names the file and the field:
+    /// `` `results.json` is not a results.json of qbb: field `results[3].ns_per_call`: invalid
+    /// type: string "x", expected f64 at line 40 column 30 ``.
     pub fn read_json(path: &Path, what: &str) -> Result<Self> {
         let text =
             fs::read_to_string(path).with_context(|| format!("reading `{}`", path.display()))?;
-        serde_json::from_str(&text)
-            .with_context(|| format!("`{}` is not {what} of qbb", path.display()))
+        read_json_text(&text).with_context(|| format!("`{}` is not {what} of qbb", path.display()))
     }
+}
+
+/// JSON text read into `T`; an error names the field where it went wrong (the top level when the
+/// text is no JSON at all, or ends early).
+pub fn read_json_text<T: DeserializeOwned>(text: &str) -> Result<T> {
+    let reader = &mut serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(reader).map_err(|e| {
+        // `?` stands for a key not read yet (the text ended, or is no JSON, there).
+        let path = e.path().to_string();
+        let field = path.trim_end_matches(".?");
+        let inner = e.into_inner();
+        if matches!(field, "." | "?") {
+            anyhow::anyhow!("{inner}")
+        } else {
+            anyhow::anyhow!("field `{field}`: {inner}")
+        }
+    })
 }
 
 /// The command as typed, for the files: `qbb compare --quick`.

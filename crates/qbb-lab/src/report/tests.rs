@@ -365,3 +365,23 @@ fn the_reference_is_scalar() {
     assert!(latency.is_latency() && !latency.is_reference());
     assert_eq!(latency.routine, "flip");
 }
+
+#[test]
+fn a_file_is_replaced_whole_and_a_failed_write_leaves_nothing_behind() {
+    let dir = scratch("write-whole");
+    fs::create_dir_all(dir.join("taken")).unwrap();
+    let path = dir.join("results.json");
+    write(&path, "old").unwrap();
+    write(&path, "new").unwrap();
+    assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+    // A folder where the file would go: the text is written beside it, the rename fails, and the
+    // partial file is removed.
+    assert_fails_with(write(&dir.join("taken"), "x"), "writing `");
+    let mut names: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["results.json", "taken"]);
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs the fuzz targets, one after the other, each for SECONDS (default 30), from the committed
+# seeds (fuzz/seeds/<target>) and the corpus grown so far (fuzz/corpus/<target>, not committed),
+# and appends each run's executions to fuzz/counts.tsv. Needs nightly and cargo-fuzz (installed
+# here if missing).
+#
+#   fuzz/run.sh                 # every target for 30 s (what CI runs)
+#   fuzz/run.sh 3600 uci fen    # the named targets for an hour each
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds="${1:-30}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fen epd uci network movelist)
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  cargo install cargo-fuzz --locked
+fi
+cargo +nightly fuzz build
+
+for target in "${targets[@]}"; do
+  mkdir -p "corpus/$target"
+  log="target/fuzz-$target.log"
+  echo "fuzz: $target for ${seconds} s"
+  # -timeout: an input taking 10 s is a hang (each `go` is limited to milliseconds);
+  # -rss_limit_mb: an input that asks for 2 GiB is a bug too.
+  status=0
+  cargo +nightly fuzz run "$target" "corpus/$target" "seeds/$target" -- \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    >"$log" 2>&1 || status=$?
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$runs" "$status" \
+    >>counts.tsv
+  if [ "$status" -ne 0 ]; then
+    grep -E 'panicked|ERROR|SUMMARY|Test unit written' "$log" | head -n 20
+    echo "fuzz: $target failed after $runs executions (log: fuzz/$log)"
+    exit 1
+  fi
+  echo "fuzz: $target: $runs executions, no crash"
+done
