@@ -73,6 +73,10 @@ fn main() {
         .filter(|k| k.is_available())
         .filter(|k| args.wants(&[k.name()]))
         .collect();
+    if backends.is_empty() {
+        args.nothing_matches("engine");
+        return;
+    }
 
     let mut rows: Vec<Row> = backends
         .iter()

@@ -206,6 +206,10 @@ fn main() {
         .collect();
     runners.extend([Runner::Cozy, Runner::Shakmaty]);
     let wanted = |case: &Case, runner: Runner| args.wants(&[case.name, &runner.name()]);
+    if !CASES.iter().any(|c| runners.iter().any(|&r| wanted(c, r))) {
+        args.nothing_matches("perft");
+        return;
+    }
 
     // best[case][runner]: the node count and the best wall and CPU times.
     let mut best: Vec<Vec<Option<Timed>>> = vec![vec![None; runners.len()]; CASES.len()];

@@ -132,12 +132,16 @@ fn measure(variants: &[Variant], positions: &[Quad], rounds: usize) -> Vec<Vec<f
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; a filter word is not supported and not needed.
+    let args = HarnessArgs::from_env("QBB_WALL_ROUNDS", 15);
+    if !args.wants(&["wall", PieceSets::NAME, Flip::NAME]) {
+        args.nothing_matches("wall");
+        return;
+    }
     let Some(avx2) = Avx2::new() else {
         println!("wall: this CPU has no AVX2, so there is no feature boundary to measure");
         return;
     };
-    let rounds = HarnessArgs::from_env("QBB_WALL_ROUNDS", 15).rounds;
+    let rounds = args.rounds;
     let positions: Vec<Quad> = Suite::ALL
         .iter()
         .flat_map(|s| s.placements())
