@@ -17,7 +17,7 @@ for line in (Path(__file__).parent / "counts.tsv").read_text().splitlines():
     runs[target] += int(count)
     seconds[target] += int(secs)
     failed[target] += status != "0"
-print("| target | executions | seconds | failed runs |")
+print("| target | executions | seconds asked | failed runs |")
 print("| --- | ---: | ---: | ---: |")
 for target in TARGETS:
     print(f"| {target} | {runs[target]:,} | {seconds[target]:,} | {failed[target]} |")

@@ -242,6 +242,7 @@ def main():
     report = {
         "command": "crates/qbb-engine/tests/soak/soak.sh " + " ".join(sys.argv[1:]),
         "commit": version.stdout.strip(),
+        "engine": args.engine,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
         "cpu": platform.processor() or platform.machine(),
         "python_chess": chess.__version__,
