@@ -278,6 +278,7 @@ mod tests {
                 "sse2",
                 "avx2",
                 "avx512",
+                "neon",
                 "portable"
             ]
         );

@@ -95,8 +95,8 @@ Usage:
                             quiet position (defaults: K {nodes}, T 1, R {random}, the network)
   qbb-engine --help         this text
 
-QBB_BACKEND=<name> forces a backend (scalar, swar, sse2, avx2, avx512, portable); by default the
-best one this CPU runs.
+QBB_BACKEND=<name> forces a backend (scalar, swar, sse2, avx2, avx512, neon, portable); by default
+the best one this CPU runs.
 ",
         version = env!("CARGO_PKG_VERSION"),
         positions = bench::POSITIONS.len(),

@@ -1,4 +1,4 @@
-//! The CPU features of each x86 backend, written once.
+//! The CPU features of each backend with target features (the x86 tiers and NEON), written once.
 //!
 //! A backend token proves that the CPU has its backend's features, and every `#[target_feature]`
 //! function below the token may enable at most those: one feature more, on one function, compiles
@@ -9,24 +9,30 @@
 //! - `feature_list!(avx2)` is the same list as a `&[&str]`, the one run-time detection checks
 //!   before a token is made;
 //! - `cpu_has_fn!()` defines `cpu_has(name)`, run-time detection of every feature of every tier
-//!   (the standard `is_x86_feature_detected!` wants a literal, so each gets its own arm).
+//!   of the architecture being compiled for (the standard `is_x86_feature_detected!` and
+//!   `is_aarch64_feature_detected!` want a literal, so each gets its own arm).
 //!
 //! The `qbb` crate's test `feature_sets` reads every source file under its backends and checks that
 //! each function enables a subset of what its backend's token proves.
 
 use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 
-/// Each tier: the name used in `#[features(name)]`, and its features, each one a name that
-/// `is_x86_feature_detected!` knows.
-const TIERS: &[(&str, &[&str])] = &[
+/// Each tier: the name used in `#[features(name)]`, the architecture it belongs to, and its
+/// features, each one a name that the architecture's detection macro knows.
+const TIERS: &[(&str, Arch, &[&str])] = &[
     // x86-64-v2: SSE2 to SSE4.2 and POPCNT (the `sse2` backend's routines use SSSE3's `pshufb`,
     // SSE4.1's blends and extracts, and POPCNT).
-    ("sse2", &["sse2", "ssse3", "sse4.1", "sse4.2", "popcnt"]),
+    (
+        "sse2",
+        X86,
+        &["sse2", "ssse3", "sse4.1", "sse4.2", "popcnt"],
+    ),
     // x86-64-v3 without FMA and MOVBE, which no routine uses.
-    ("avx2", &["avx2", "bmi1", "bmi2", "lzcnt", "popcnt"]),
+    ("avx2", X86, &["avx2", "bmi1", "bmi2", "lzcnt", "popcnt"]),
     // The Ice Lake generation's AVX-512 and the whole avx2 tier.
     (
         "avx512",
+        X86,
         &[
             "avx512f",
             "avx512bw",
@@ -43,7 +49,32 @@ const TIERS: &[(&str, &[&str])] = &[
             "popcnt",
         ],
     ),
+    // Advanced SIMD, which every AArch64 core of the A profile has; detected all the same, so
+    // that the neon token proves what its functions enable exactly as the x86 tokens do.
+    ("neon", Aarch64, &["neon"]),
 ];
+
+/// The architecture of a tier: which `target_arch` its detection compiles for.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Arch {
+    X86,
+    Aarch64,
+}
+
+use Arch::{Aarch64, X86};
+
+impl Arch {
+    /// The `target_arch` value and the standard detection macro.
+    fn detection(self) -> (&'static str, &'static str) {
+        match self {
+            X86 => ("x86_64", "is_x86_feature_detected"),
+            Aarch64 => ("aarch64", "is_aarch64_feature_detected"),
+        }
+    }
+}
+
+/// The tier names, for error messages.
+const TIER_NAMES: &str = "sse2, avx2, avx512 or neon";
 
 /// `#[features(tier)]`: compiles the function with the tier's target features.
 #[proc_macro_attribute]
@@ -99,25 +130,29 @@ pub fn feature_list(input: TokenStream) -> TokenStream {
 }
 
 /// `cpu_has_fn!()`: `pub fn cpu_has(feature: &str) -> bool`, detecting each feature of the tiers
-/// at run time and answering `false` for any other name.
+/// of the architecture being compiled for at run time (each arm carries its `cfg`), and answering
+/// `false` for any other name.
 #[proc_macro]
 pub fn cpu_has_fn(input: TokenStream) -> TokenStream {
     if !input.is_empty() {
         return compile_error("cpu_has_fn!() takes no arguments", None);
     }
-    let mut names: Vec<&str> = TIERS
+    let mut names: Vec<(&str, Arch)> = TIERS
         .iter()
-        .flat_map(|(_, features)| features.iter().copied())
+        .flat_map(|&(_, arch, features)| features.iter().map(move |&f| (f, arch)))
         .collect();
-    names.sort_unstable();
-    names.dedup();
+    names.sort_unstable_by_key(|&(f, _)| f);
+    names.dedup_by_key(|&mut (f, _)| f);
     let arms: String = names
         .iter()
-        .map(|f| format!("{f:?} => ::std::arch::is_x86_feature_detected!({f:?}),"))
+        .map(|&(f, arch)| {
+            let (target, detect) = arch.detection();
+            format!("#[cfg(target_arch = {target:?})] {f:?} => ::std::arch::{detect}!({f:?}),")
+        })
         .collect();
     format!(
-        "/// Run-time detection of one feature of the x86 tiers by name; `false` for any other \
-         name.\n\
+        "/// Run-time detection of one feature of this architecture's tiers by name; `false` for \
+         any other name.\n\
          pub fn cpu_has(feature: &str) -> bool {{ match feature {{ {arms} _ => false, }} }}"
     )
     .parse()
@@ -131,18 +166,18 @@ fn tier(input: TokenStream) -> Result<&'static [&'static str], TokenStream> {
         [TokenTree::Ident(ident)] => (ident.to_string(), ident.span()),
         _ => {
             return Err(compile_error(
-                "expected one tier name: sse2, avx2 or avx512",
+                &format!("expected one tier name: {TIER_NAMES}"),
                 None,
             ));
         }
     };
     TIERS
         .iter()
-        .find(|(tier, _)| *tier == name)
-        .map(|&(_, features)| features)
+        .find(|(tier, _, _)| *tier == name)
+        .map(|&(_, _, features)| features)
         .ok_or_else(|| {
             compile_error(
-                &format!("unknown tier `{name}`: expected sse2, avx2 or avx512"),
+                &format!("unknown tier `{name}`: expected {TIER_NAMES}"),
                 Some(span),
             )
         })

@@ -5,7 +5,7 @@
 //! sets, mailbox conversions, make/unmake by xor, colour flipping, Kogge-Stone fills, knight attacks,
 //! checks and pins, weighted popcount, nibble arithmetic, other board representations, hashing) is a
 //! method of the [`Backend`] trait, implemented once per instruction set: [`Scalar`] (the reference),
-//! [`Swar`], `Sse2`, `Avx2`, `Avx512` and, on nightly, `Portable`.
+//! [`Swar`], `Sse2`, `Avx2`, `Avx512` (x86-64), `Neon` (AArch64) and, on nightly, `Portable`.
 //!
 //! ```
 //! use qbb::{Backend, BackendKind, Quad, Square};
@@ -50,6 +50,8 @@ pub use repr::{
 pub use routine::{Routine, Support};
 pub use square::{Square, Squares};
 
+#[cfg(target_arch = "aarch64")]
+pub use backend::Neon;
 #[cfg(target_arch = "x86_64")]
 pub use backend::{Avx2, Avx512, Sse2};
 

@@ -8,7 +8,7 @@ use crate::routine::types::*;
 
 /// One module of probes: `for_each_routine!(probe_module, name, Backend)` for a backend without
 /// target features, `for_each_routine!(probe_module, name, Backend, tier)` for one compiled with
-/// the x86 tier's features.
+/// the tier's features.
 macro_rules! probe_module {
     ([$module:ident, $backend:ty] $($rows:tt)*) => {
         probe_module!(@module $module, $backend, [], $($rows)*);
@@ -53,6 +53,8 @@ crate::for_each_routine!(probe_module, sse2, crate::Sse2, sse2);
 crate::for_each_routine!(probe_module, avx2, crate::Avx2, avx2);
 #[cfg(target_arch = "x86_64")]
 crate::for_each_routine!(probe_module, avx512, crate::Avx512, avx512);
+#[cfg(target_arch = "aarch64")]
+crate::for_each_routine!(probe_module, neon, crate::Neon, neon);
 #[cfg(feature = "portable-simd")]
 crate::for_each_routine!(probe_module, portable, crate::Portable);
 // The portable backend runs its jobs at the CPU's width (`Portable::width`); these copies show what

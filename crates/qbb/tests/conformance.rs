@@ -73,6 +73,8 @@ conformance!(sse2, qbb::Sse2);
 conformance!(avx2, qbb::Avx2);
 #[cfg(target_arch = "x86_64")]
 conformance!(avx512, qbb::Avx512);
+#[cfg(target_arch = "aarch64")]
+conformance!(neon, qbb::Neon);
 #[cfg(feature = "portable-simd")]
 conformance!(portable, qbb::Portable);
 // ANCHOR_END: conformance_lines
@@ -106,7 +108,13 @@ fn kind_of<B: Backend>(_: B) -> BackendKind {
 #[test]
 fn detection_prefers_the_widest_available() {
     let best = BackendKind::detect_best();
-    for kind in [BackendKind::Avx512, BackendKind::Avx2, BackendKind::Sse2] {
+    let preference = [
+        BackendKind::Neon,
+        BackendKind::Avx512,
+        BackendKind::Avx2,
+        BackendKind::Sse2,
+    ];
+    for kind in preference {
         // Where PDEP and PEXT are microcode, avx2 is slower than sse2 and passed over.
         let slow = kind == BackendKind::Avx2 && qbb::backend::cpu_model::pdep_is_microcoded();
         if kind.is_available() && !slow {
@@ -120,7 +128,10 @@ fn detection_prefers_the_widest_available() {
 #[test]
 fn unknown_and_unavailable_backends_are_explained() {
     let err = "avx9".parse::<BackendKind>().unwrap_err().to_string();
-    assert!(err.contains("avx9") && err.contains("avx512"), "{err}");
+    assert!(
+        err.contains("avx9") && err.contains("avx512") && err.contains("neon"),
+        "{err}"
+    );
     if let Err(e) = BackendKind::Portable.check_available() {
         assert!(e.to_string().contains("portable-simd"), "{e}");
     }

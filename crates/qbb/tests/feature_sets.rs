@@ -6,19 +6,20 @@
 //! every source file of the backends and of the probes and checks each place that turns features
 //! on: `#[features(tier)]`, `feature_region!(Token, tier)` and any literal
 //! `target_feature(enable = "…")`. Each must enable a subset of what its backend's token proves.
-#![cfg(target_arch = "x86_64")]
+//! The sources are read as text, so every architecture's backends are checked on any machine.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use qbb::backend::{AVX2_FEATURES, AVX512_FEATURES, SSE2_FEATURES};
+use qbb::backend::{AVX2_FEATURES, AVX512_FEATURES, NEON_FEATURES, SSE2_FEATURES};
 
-/// The features an x86 tier enables.
+/// The features a tier enables.
 fn tier(name: &str) -> Option<&'static [&'static str]> {
     match name {
         "sse2" => Some(SSE2_FEATURES),
         "avx2" => Some(AVX2_FEATURES),
         "avx512" => Some(AVX512_FEATURES),
+        "neon" => Some(NEON_FEATURES),
         _ => None,
     }
 }
@@ -32,6 +33,7 @@ fn proven(folder: &str) -> BTreeSet<&'static str> {
         "avx2" => AVX2_FEATURES,
         "avx512" => AVX512_FEATURES,
         "portable" => AVX512_FEATURES,
+        "neon" => NEON_FEATURES,
         _ => &[],
     };
     features.iter().copied().collect()
@@ -242,5 +244,32 @@ fn a_wider_function_is_caught() {
     assert!(
         !violations(file, "sse2", narrow).is_empty(),
         "an avx2 function in the sse2 backend"
+    );
+    let neon = Path::new("backend/neon/counting.rs");
+    assert!(violations(neon, "neon", "#[features(neon)]\nfn f() {}\n").is_empty());
+    let dot = "#[features(neon)]\n#[target_feature(enable = \"neon,dotprod\")]\nfn f() {}\n";
+    let found = violations(neon, "neon", dot);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("dotprod"), "{}", found[0]);
+    assert!(
+        !violations(neon, "neon", narrow).is_empty(),
+        "an x86 function in the neon backend"
+    );
+}
+
+/// The neon backend's functions are among those checked: each of its routine files turns NEON on.
+#[test]
+fn the_neon_backend_is_scanned() {
+    let folder = src().join("backend/neon");
+    let mut files = Vec::new();
+    rust_files(&folder, &mut files);
+    let enabling = files
+        .iter()
+        .filter(|f| !enables(f, &std::fs::read_to_string(f).unwrap()).is_empty())
+        .count();
+    // mod.rs (its feature region) and the eleven routine files
+    assert!(
+        enabling >= 12,
+        "only {enabling} files of backend/neon enable features"
     );
 }

@@ -27,6 +27,7 @@ use qbb::{Backend, BackendKind, Square, Squares};
 /// # Safety
 ///
 /// A value of the implementing type may exist only on a CPU with BMI2.
+#[cfg(target_arch = "x86_64")]
 pub(crate) unsafe trait ProvesBmi2: Backend {}
 
 // SAFETY: `Avx2::new` returns a token only when every feature of
@@ -65,6 +66,7 @@ pub(crate) struct Bmi2(());
 
 impl Bmi2 {
     /// The proof a BMI2 backend's token gives.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(crate) const fn from_token<P: ProvesBmi2>(_token: P) -> Bmi2 {
         Bmi2(())

@@ -237,10 +237,7 @@ fn slide(sliders: Lanes, empty: Lanes, dir: Direction, targets: Lanes) -> Lanes 
 /// each child on its own (the commit that chose this gives the counts), so narrower backends
 /// count child by child.
 const fn counts_as_lanes<B: Backend>() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return matches!(B::KIND, BackendKind::Avx512);
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    matches!(B::KIND, BackendKind::Avx512)
 }
 
 /// The number of legal moves of each of `children` (at most [`LANES`]), summed: perft's bulk

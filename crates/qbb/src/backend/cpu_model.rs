@@ -30,6 +30,7 @@ pub fn pdep_is_microcoded() -> bool {
     false
 }
 
+#[cfg(target_arch = "x86_64")]
 /// The display family of CPUID leaf 1's EAX: the base family, plus the extended family where the
 /// base is 0xF (as every AMD64 core since the K8 reports it).
 fn family(eax: u32) -> u32 {
@@ -42,11 +43,12 @@ fn family(eax: u32) -> u32 {
 }
 
 /// AMD family 17h: Zen, Zen+ and Zen 2.
+#[cfg(target_arch = "x86_64")]
 fn microcoded_pdep(vendor: &[u8; 12], family: u32) -> bool {
     vendor == b"AuthenticAMD" && family == 0x17
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
 

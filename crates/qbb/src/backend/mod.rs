@@ -12,9 +12,9 @@
 //!    it (`#[inline]` routines, generic engine code) inlines into it. [`with_backend!`](crate::with_backend) does this
 //!    for a backend chosen at run time.
 //!
-//! The x86 backends' feature sets are written once, in the `qbb-macros` crate: `#[features(avx2)]`
-//! stamps the avx2 set on a function, and [`AVX2_FEATURES`] is the same list, the one detection
-//! checks. The test `tests/feature_sets.rs` reads every backend's sources and fails if a function
+//! The feature sets of the backends with target features (the x86 tiers, NEON) are written once,
+//! in the `qbb-macros` crate: `#[features(avx2)]` stamps the avx2 set on a function, and
+//! [`AVX2_FEATURES`] is the same list, the one detection checks. The test `tests/feature_sets.rs` reads every backend's sources and fails if a function
 //! enables more than its backend's token proves.
 
 use std::fmt;
@@ -35,6 +35,9 @@ pub mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod sse2;
 
+#[cfg(target_arch = "aarch64")]
+pub mod neon;
+
 #[cfg(feature = "portable-simd")]
 pub mod portable;
 
@@ -43,6 +46,9 @@ pub use swar::Swar;
 
 #[cfg(target_arch = "x86_64")]
 pub use {avx2::Avx2, avx512::Avx512, sse2::Sse2};
+
+#[cfg(target_arch = "aarch64")]
+pub use neon::Neon;
 
 #[cfg(feature = "portable-simd")]
 pub use portable::Portable;
@@ -110,6 +116,7 @@ pub enum BackendKind {
     Sse2,
     Avx2,
     Avx512,
+    Neon,
     Portable,
 }
 
@@ -117,23 +124,28 @@ pub enum BackendKind {
 pub const SSE2_FEATURES: &[&str] = qbb_macros::feature_list!(sse2);
 pub const AVX2_FEATURES: &[&str] = qbb_macros::feature_list!(avx2);
 pub const AVX512_FEATURES: &[&str] = qbb_macros::feature_list!(avx512);
+/// The CPU features of the AArch64 backend.
+pub const NEON_FEATURES: &[&str] = qbb_macros::feature_list!(neon);
 
-/// `#[features(tier)]`: compiles a function with the target features of the x86 tier `sse2`,
-/// `avx2` or `avx512` (the lists above).
+/// `#[features(tier)]`: compiles a function with the target features of the tier `sse2`,
+/// `avx2`, `avx512` or `neon` (the lists above).
 pub(crate) use qbb_macros::features;
 
 impl BackendKind {
-    pub const ALL: [BackendKind; 6] = [
+    pub const ALL: [BackendKind; 7] = [
         BackendKind::Scalar,
         BackendKind::Swar,
         BackendKind::Sse2,
         BackendKind::Avx2,
         BackendKind::Avx512,
+        BackendKind::Neon,
         BackendKind::Portable,
     ];
 
-    /// Best first, the order automatic selection tries.
-    const PREFERENCE: [BackendKind; 5] = [
+    /// Best first, the order automatic selection tries (each architecture's backends are
+    /// unavailable on the other).
+    const PREFERENCE: [BackendKind; 6] = [
+        BackendKind::Neon,
         BackendKind::Avx512,
         BackendKind::Avx2,
         BackendKind::Sse2,
@@ -148,6 +160,7 @@ impl BackendKind {
             BackendKind::Sse2 => "sse2",
             BackendKind::Avx2 => "avx2",
             BackendKind::Avx512 => "avx512",
+            BackendKind::Neon => "neon",
             BackendKind::Portable => "portable",
         }
     }
@@ -162,18 +175,27 @@ impl BackendKind {
             BackendKind::Avx512 => {
                 "AVX-512 F/BW/VL/VBMI/VBMI2, GFNI, VPOPCNTDQ, BITALG (x86-64-v4 and more)"
             }
-            BackendKind::Portable => "std::simd (nightly), built for the baseline x86-64",
+            BackendKind::Neon => "NEON (Advanced SIMD, AArch64)",
+            BackendKind::Portable => {
+                if cfg!(target_arch = "aarch64") {
+                    "std::simd (nightly), built for the baseline AArch64"
+                } else {
+                    "std::simd (nightly), built for the baseline x86-64"
+                }
+            }
         }
     }
 
-    /// The x86-64 level the backend's code is built for, short, for table headers: the `sse2`
-    /// backend needs more than SSE2 (SSSE3's `pshufb`, SSE4.1, POPCNT), which its name hides.
+    /// The instruction-set level the backend's code is built for, short, for table headers: the
+    /// `sse2` backend needs more than SSE2 (SSSE3's `pshufb`, SSE4.1, POPCNT), which its name
+    /// hides. The portable backends are built for the baseline of the architecture compiled for.
     pub const fn isa_level(self) -> &'static str {
         match self {
-            BackendKind::Scalar | BackendKind::Swar | BackendKind::Portable => "x86-64",
+            BackendKind::Scalar | BackendKind::Swar | BackendKind::Portable => BASELINE,
             BackendKind::Sse2 => "x86-64-v2",
             BackendKind::Avx2 => "x86-64-v3",
             BackendKind::Avx512 => "x86-64-v4+",
+            BackendKind::Neon => "armv8-a",
         }
     }
 
@@ -184,6 +206,7 @@ impl BackendKind {
             BackendKind::Sse2 => SSE2_FEATURES,
             BackendKind::Avx2 => AVX2_FEATURES,
             BackendKind::Avx512 => AVX512_FEATURES,
+            BackendKind::Neon => NEON_FEATURES,
         }
     }
 
@@ -201,7 +224,17 @@ impl BackendKind {
                     ))
                 }
             }
-            BackendKind::Sse2 | BackendKind::Avx2 | BackendKind::Avx512 => {
+            BackendKind::Sse2 | BackendKind::Avx2 | BackendKind::Avx512
+                if !cfg!(target_arch = "x86_64") =>
+            {
+                Err(Unavailable::NotBuilt(
+                    "an x86-64 backend, not built for this architecture",
+                ))
+            }
+            BackendKind::Neon if !cfg!(target_arch = "aarch64") => Err(Unavailable::NotBuilt(
+                "an AArch64 backend, not built for this architecture",
+            )),
+            BackendKind::Sse2 | BackendKind::Avx2 | BackendKind::Avx512 | BackendKind::Neon => {
                 let missing = missing_cpu_features(self.required_features());
                 if missing.is_empty() {
                     Ok(())
@@ -216,8 +249,8 @@ impl BackendKind {
         self.availability().is_ok()
     }
 
-    /// The best backend this CPU runs: avx512 > avx2 > sse2 > swar (portable only when forced),
-    /// except that avx2 is passed over where PDEP and PEXT are microcode (AMD Zen 1 and Zen 2,
+    /// The best backend this CPU runs: neon on AArch64, avx512 > avx2 > sse2 > swar on x86-64
+    /// (portable only when forced), except that avx2 is passed over where PDEP and PEXT are microcode (AMD Zen 1 and Zen 2,
     /// see [`cpu_model`]): sse2 is faster there.
     pub fn detect_best() -> BackendKind {
         Self::PREFERENCE
@@ -265,6 +298,8 @@ impl BackendKind {
             BackendKind::Avx2 => Some(Avx2::support(routine)),
             #[cfg(target_arch = "x86_64")]
             BackendKind::Avx512 => Some(Avx512::support(routine)),
+            #[cfg(target_arch = "aarch64")]
+            BackendKind::Neon => Some(Neon::support(routine)),
             #[cfg(feature = "portable-simd")]
             BackendKind::Portable => Some(Portable::support(routine)),
             #[allow(unreachable_patterns)]
@@ -272,6 +307,13 @@ impl BackendKind {
         }
     }
 }
+
+/// The baseline instruction set of the architecture compiled for.
+const BASELINE: &str = if cfg!(target_arch = "aarch64") {
+    "aarch64"
+} else {
+    "x86-64"
+};
 
 /// The environment variable that forces a backend: `QBB_BACKEND=sse2`.
 pub const ENV_VAR: &str = "QBB_BACKEND";
@@ -299,30 +341,31 @@ impl fmt::Display for Unavailable {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BackendError {
     #[error(
-        "unknown backend `{0}` (expected one of scalar, swar, sse2, avx2, avx512, portable, auto)"
+        "unknown backend `{0}` (expected one of scalar, swar, sse2, avx2, avx512, neon, portable, \
+         auto)"
     )]
     Unknown(String),
     #[error("backend `{kind}` is not available: {why}")]
     Unavailable { kind: BackendKind, why: Unavailable },
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn missing_cpu_features(features: &[&'static str]) -> Vec<&'static str> {
     features.iter().copied().filter(|f| !cpu_has(f)).collect()
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 fn missing_cpu_features(features: &[&'static str]) -> Vec<&'static str> {
     features.to_vec()
 }
 
 // Run-time detection of every feature a tier needs, from the tiers' lists in `qbb-macros`: a
 // token can only prove what detection can see.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 qbb_macros::cpu_has_fn!();
 
 // ANCHOR: feature_region
-/// Defines a function compiled with the x86 tier's features that runs a job on a backend token:
+/// Defines a function compiled with the tier's features that runs a job on a backend token:
 /// the body of `with_features` for a backend with target features.
 macro_rules! feature_region {
     ($backend:ty, $tier:ident) => {
@@ -460,6 +503,11 @@ macro_rules! __dispatch_native {
             ),
             #[cfg(target_arch = "x86_64")]
             $crate::BackendKind::Avx512 => $crate::backend::enter::<$crate::Avx512, _>(
+                #[inline(always)]
+                |$b| $body,
+            ),
+            #[cfg(target_arch = "aarch64")]
+            $crate::BackendKind::Neon => $crate::backend::enter::<$crate::Neon, _>(
                 #[inline(always)]
                 |$b| $body,
             ),

@@ -58,6 +58,25 @@ mod vectors {
     unsafe impl<const N: usize> Plain for [__m512i; N] {}
 }
 
+#[cfg(target_arch = "aarch64")]
+mod vectors {
+    use std::arch::aarch64::{int16x8_t, uint8x16_t, uint64x2_t};
+
+    use super::Plain;
+
+    // SAFETY: integer vectors of 16 bytes, every bit pattern valid; arrays of them have no
+    // padding (their size is a multiple of their alignment).
+    unsafe impl Plain for uint8x16_t {}
+    // SAFETY: as above.
+    unsafe impl Plain for uint64x2_t {}
+    // SAFETY: as above.
+    unsafe impl Plain for int16x8_t {}
+    // SAFETY: as above.
+    unsafe impl<const N: usize> Plain for [uint8x16_t; N] {}
+    // SAFETY: as above.
+    unsafe impl<const N: usize> Plain for [uint64x2_t; N] {}
+}
+
 /// Declares the board types plain: each is `repr(C)` with integer fields only, and its size is
 /// exactly its fields' (so no padding, whatever its alignment), asserted here.
 macro_rules! plain_boards {

@@ -1,0 +1,108 @@
+//! The neon backend (AArch64's Advanced SIMD): 128-bit registers like SSE2's, two planes per
+//! register, a quad in two and a mailbox in four, and 32 of them.
+//!
+//! What the instruction set brings, module by module:
+//!
+//! - `square`: per-lane shift counts (`ushl` shifts each lane by its own signed count), so one
+//!   square's four plane bits come down side by side at once; writing a nibble with `bsl`, the
+//!   bitwise select;
+//! - `sets`: the sixteen code sets of `quad2hexBB`, two per instruction (`bic` is and-not);
+//! - `mailbox`: `tbl` looks up the quad's 32 bytes for sixteen squares at once; back without a
+//!   movemask: `cmtst` + weights + three rounds of pairwise adds (`addp`) gather the bits;
+//! - `moves`: the colour flip by `rev64`, a byte swap per plane;
+//! - `fills`: Kogge-Stone on two planes at once;
+//! - `attacks`: Isenberg's checks and pins, both kings in one register, on the fills' Kogge-Stone;
+//! - `counting`: `cnt` counts the bits of every byte, `uaddlp` and `addp` sum them per set, one
+//!   widening multiply-add (`smull`, `smlal2`) weights them;
+//! - `nibbles`: nibble arithmetic with byte lanes (the carry out of a byte is dropped, `uhadd`
+//!   halves without overflow), and the nibble board by `uzp1`/`uzp2` + `sli` from the mailbox and
+//!   `zip1`/`zip2` back;
+//! - `nnue`: the whole accumulator in sixteen of the 32 registers, the forward pass with `smlal`.
+//!
+//! Helpers: `lanes` moves a quad in and out of two registers; `mailbox`'s conversions serve
+//! `nibbles`, and `fills`' Kogge-Stone serves `attacks`.
+//!
+//! The routines where NEON has nothing to add come from the swar backend, each with its reason in
+//! [`Neon::INHERITED`].
+//!
+//! The intrinsic code lives in `#[features(neon)]` functions of the submodules; the trait methods
+//! below only forward to them, which is sound because a [`Neon`] value exists only on a CPU that
+//! has the features.
+
+use crate::backend::{Backend, BackendKind, forward_to_feature_fns};
+use crate::routine::Routine;
+use crate::routine::types::*;
+
+mod attacks;
+mod boards;
+mod counting;
+mod fills;
+mod hash;
+mod lanes;
+mod mailbox;
+mod moves;
+mod nibbles;
+mod nnue;
+mod sets;
+mod square;
+
+/// The neon backend token: a value exists only where the CPU has its instructions.
+#[derive(Copy, Clone, Debug)]
+pub struct Neon(());
+
+/// Why the boards come from swar.
+const BOARDS_WHY: &str = "sets picked and merged by whole-word ANDs and ORs, one result per \
+    set: in lanes each result would be moved out of a register again";
+
+// SAFETY: `new` checks the CPU before making a value; no other constructor exists.
+unsafe impl Backend for Neon {
+    const KIND: BackendKind = BackendKind::Neon;
+    const INHERITED: &'static [(Routine, BackendKind, &'static str)] = &[
+        (
+            Routine::PieceSets,
+            BackendKind::Swar,
+            "the article's formulas are whole-word ANDs, ORs and XORs, ten results from four \
+             planes: paired in lanes, each result would be moved out of a register again",
+        ),
+        (
+            Routine::MoveDelta,
+            BackendKind::Swar,
+            "a few rotations of one code per aspect, on general registers: nothing to run in \
+             lanes",
+        ),
+        (
+            Routine::SliderAttacks,
+            BackendKind::Swar,
+            "one set per direction: swar's subtraction and Kogge-Stone rays on general \
+             registers, no second lane to fill",
+        ),
+        (
+            Routine::KnightAttacks,
+            BackendKind::Swar,
+            "one set, seventeen shifts and masks on general registers: no second lane to fill",
+        ),
+        (Routine::ToClassical, BackendKind::Swar, BOARDS_WHY),
+        (Routine::FromClassical, BackendKind::Swar, BOARDS_WHY),
+        (Routine::ToDense, BackendKind::Swar, BOARDS_WHY),
+        (Routine::FromDense, BackendKind::Swar, BOARDS_WHY),
+        (
+            Routine::HashManino,
+            BackendKind::Swar,
+            "64-bit products: NEON multiplies at most 32 by 32 bits",
+        ),
+        (
+            Routine::HashZobrist,
+            BackendKind::Swar,
+            "64 table loads and no gather in NEON: swar's mailbox in general registers",
+        ),
+    ];
+
+    #[inline]
+    fn new() -> Option<Neon> {
+        BackendKind::Neon.is_available().then_some(Neon(()))
+    }
+
+    crate::backend::feature_region!(Neon, neon);
+
+    crate::for_each_routine!(forward_to_feature_fns);
+}
