@@ -31,7 +31,10 @@ impl HarnessArgs {
     /// Says that no row of `harness` matches the words given: `cargo bench -- WORD` runs every
     /// bench target, and the ones with nothing of that name say so and stop.
     pub fn nothing_matches(&self, harness: &str) {
-        println!("{harness}: nothing here matches `{}`", self.filter.join(" "));
+        println!(
+            "{harness}: nothing here matches `{}`",
+            self.filter.join(" ")
+        );
     }
 
     /// Whether a row with these names runs: no filter, or a word contained in one of them.

@@ -1481,6 +1481,14 @@ def agreement_table(report_dir, report):
         text += (f"| {name} | {a['reference']} | {a['ratios']} | {a['median'] * 100:.1f} % | "
                  f"{a['p90'] * 100:.1f} % | {a['max'] * 100:.1f} % | "
                  f"{len(a['verdict_changes'])} | {a['tie_changes']} |\n")
+    if before is not None and after is not None:
+        text += (f"\nThe largest difference went from {before['max'] * 100:.1f} % "
+                 f"(`{before['widest'][0]['benchmark']}` on {before['widest'][0]['backend']}: "
+                 f"{format_ratio(before['widest'][0]['first'])}× then "
+                 f"{format_ratio(before['widest'][0]['other'])}×) to {after['max'] * 100:.1f} % "
+                 f"(`{after['widest'][0]['benchmark']}` on {after['widest'][0]['backend']}: "
+                 f"{format_ratio(after['widest'][0]['first'])}× then "
+                 f"{format_ratio(after['widest'][0]['other'])}×).\n")
     text += (f"\nMeasured on `{machine}`: each ratio is an implementation's speed-up over "
              "the same fixed implementation in the same benchmark, in the first run and in the "
              "second; a difference is how far the two differ, relative. A verdict is a speed-up "

@@ -48,7 +48,9 @@ fn backends_json_lists_every_backend_with_its_matrix() {
     let names: Vec<&str> = list.iter().map(|b| b["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["scalar", "swar", "sse2", "avx2", "avx512", "portable"]
+        [
+            "scalar", "swar", "sse2", "avx2", "avx512", "neon", "portable"
+        ]
     );
     for backend in list {
         assert!(backend["available"].is_boolean());
