@@ -1471,14 +1471,12 @@ def agreement_table(report_dir, report):
                 f"`reports/pairing-check.sh {machine}` write them.*\n")
     text = HEADER.format(source=f"`reports/{machine}/results.json` and "
                                 f"`reports/{machine}/unpaired/results.json`")
-    text += ("| the job run twice | ratios against | ratios | median difference | 90th "
-             "percentile | largest | verdicts changed | moved to or from a tie |\n"
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
-    for name, a in [("timer before pairing: medians over the run, one placement", before),
-                    ("paired turns, four placements, until ±2 %", after)]:
+    text += ("| timer | ratios | median | 90th pct. | largest | verdicts flipped | "
+             "to or from a tie |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+    for name, a in [("before pairing", before), ("paired", after)]:
         if a is None:
             continue
-        text += (f"| {name} | {a['reference']} | {a['ratios']} | {a['median'] * 100:.1f} % | "
+        text += (f"| {name} | {a['ratios']} | {a['median'] * 100:.1f} % | "
                  f"{a['p90'] * 100:.1f} % | {a['max'] * 100:.1f} % | "
                  f"{len(a['verdict_changes'])} | {a['tie_changes']} |\n")
     if before is not None and after is not None:
@@ -1489,9 +1487,13 @@ def agreement_table(report_dir, report):
                  f"(`{after['widest'][0]['benchmark']}` on {after['widest'][0]['backend']}: "
                  f"{format_ratio(after['widest'][0]['first'])}× then "
                  f"{format_ratio(after['widest'][0]['other'])}×).\n")
+    reference = (after or before)["reference"]
     text += (f"\nMeasured on `{machine}`: each ratio is an implementation's speed-up over "
-             "the same fixed implementation in the same benchmark, in the first run and in the "
-             "second; a difference is how far the two differ, relative. A verdict is a speed-up "
+             f"{reference} in the same benchmark, in the first run and in the second; the "
+             "columns give how far the two differ, relative: at the median, the 90th percentile "
+             "and the largest. *Before pairing*: a speed-up is the ratio of two medians over the "
+             "run, each loop in one placement; *paired*: the median of the turns' ratios, four "
+             "placements of each loop, turns until every interval is within ±2 %. A verdict is a speed-up "
              "over the baseline above 1 or below it by its interval (the timer before pairing "
              "had no intervals: no verdict of it is counted). The paired run is the report's own "
              "(`qbb compare --repeat 2`); the other is two runs of the timer before pairing "
@@ -1511,19 +1513,20 @@ def placement_spread(report, report_dir, shown=8):
     rows.sort(key=spread, reverse=True)
     places = len(rows[0]["placement_ns"])
     text = HEADER.format(source=f"`reports/{machine}/results.json`")
-    text += ("| benchmark | implementation | " +
-             " | ".join(f"placement {i}" for i in range(places)) + " | spread | the cell's time |\n")
+    text += ("| benchmark | on | " +
+             " | ".join(f"+{16 * i}" for i in range(places)) + " | spread | cell |\n")
     text += "| --- | --- |" + " ---: |" * (places + 2) + "\n"
     for r in rows[:shown]:
         text += (f"| `{r['benchmark']}` | {r['backend']} | " +
-                 " | ".join(f"{format_ns(ns)} ns" for ns in r["placement_ns"]) +
-                 f" | {spread(r) * 100:.0f} % | {format_ns(r['ns_per_op'])} ns |\n")
+                 " | ".join(format_ns(ns) for ns in r["placement_ns"]) +
+                 f" | {spread(r) * 100:.0f} % | {format_ns(r['ns_per_op'])} |\n")
     wide = sum(1 for r in rows if spread(r) > 0.1)
-    text += (f"\nThe {shown} rows of `{machine}`'s report whose time moved most with the "
-             f"placement of their loop (placement k begins 16·k bytes after a 64-byte boundary, "
-             f"plus the same prologue in every copy), of {len(rows)}; {wide} rows moved by more "
-             f"than 10 %. A placement's time is its median over the turns; the cell's time is "
-             f"the median over the turns of each turn's median over the placements.\n")
+    text += (f"\nNanoseconds per call. The {shown} rows of `{machine}`'s report whose time moved "
+             f"most with the placement of their loop, of {len(rows)}; {wide} rows moved by more "
+             f"than 10 %. Column +k is the copy moved k bytes on from a 64-byte boundary (before "
+             f"the same prologue in every copy), its time the median over the turns; the cell is "
+             f"the table's time: the median over the turns of each turn's median over the "
+             f"placements.\n")
     return text
 
 
