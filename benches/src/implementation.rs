@@ -138,10 +138,10 @@ impl Implementation {
 /// further from a 64-byte boundary than the one before: four copies cover every 16-byte
 /// alignment of a loop within the cache line (LLVM starts loops at 16-byte boundaries).
 ///
-/// Where a loop sits decides how it is fetched: the same bytes that end before a 64-byte
-/// boundary in one build may straddle it in the next, and a one-nanosecond loop then takes a
-/// quarter longer. Timing every copy and taking the median over them measures the code, not
-/// the place the linker happened to give it.
+/// Where a short loop sits relative to the 64-byte lines the front end fetches can change how
+/// fast it runs (the measuring chapter shows rows whose time moves by half with it). Timing every
+/// copy and taking the median over them measures the code, not the place the linker happened to
+/// give it.
 pub const PLACEMENTS: usize = 4;
 
 /// The distance between two copies' placements, bytes.
