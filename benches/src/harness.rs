@@ -16,10 +16,7 @@ impl HarnessArgs {
     /// rounds from `rounds_var` if it holds a positive number, else `default_rounds`.
     pub fn from_env(rounds_var: &str, default_rounds: usize) -> HarnessArgs {
         HarnessArgs {
-            filter: std::env::args()
-                .skip(1)
-                .filter(|a| !a.starts_with('-'))
-                .collect(),
+            filter: filter_words(std::env::args().skip(1)),
             rounds: std::env::var(rounds_var)
                 .ok()
                 .and_then(|r| r.parse().ok())
@@ -47,6 +44,40 @@ impl HarnessArgs {
     }
 }
 
+/// criterion's options that take a value as the next word (`--save-baseline main`): `cargo
+/// bench -- OPTIONS` hands them to every bench target, so the value is no filter word here.
+const OPTIONS_WITH_A_VALUE: [&str; 12] = [
+    "--save-baseline",
+    "--baseline",
+    "--baseline-lenient",
+    "--load-baseline",
+    "--sample-size",
+    "--warm-up-time",
+    "--measurement-time",
+    "--nresamples",
+    "--noise-threshold",
+    "--confidence-level",
+    "--significance-level",
+    "--profile-time",
+];
+
+/// The filter words among a bench target's arguments: not the flags, nor an option's value.
+fn filter_words(args: impl Iterator<Item = String>) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut value_next = false;
+    for arg in args {
+        if std::mem::take(&mut value_next) {
+            continue;
+        }
+        if arg.starts_with('-') {
+            value_next = OPTIONS_WITH_A_VALUE.contains(&arg.as_str());
+        } else {
+            words.push(arg);
+        }
+    }
+    words
+}
+
 /// The CPU's model name from `/proc/cpuinfo`, for the heading of a harness's report.
 pub fn cpu_name() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
@@ -58,4 +89,23 @@ pub fn cpu_name() -> String {
                 .map(|name| name.trim().to_string())
         })
         .unwrap_or_else(|| "unknown CPU".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn criterion_options_and_their_values_are_no_filter_words() {
+        let args = [
+            "--bench",
+            "--save-baseline",
+            "main",
+            "piece-at",
+            "--quick",
+            "avx2",
+        ];
+        let words = filter_words(args.iter().map(|a| a.to_string()));
+        assert_eq!(words, ["piece-at", "avx2"]);
+    }
 }
