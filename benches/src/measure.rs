@@ -45,7 +45,7 @@ impl Plan {
         precision: 0.02,
     };
 
-    /// About two seconds per benchmark: about a minute for the whole list.
+    /// At most about two seconds per benchmark: under a minute for the whole list.
     pub const QUICK: Plan = Plan {
         warm_up: Duration::from_millis(20),
         sample_time: Duration::from_millis(2),

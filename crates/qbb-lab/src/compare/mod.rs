@@ -46,7 +46,8 @@ pub enum Command {
 
 #[derive(Debug, clap::Args)]
 pub struct CompareArgs {
-    /// Shorter and fewer samples: about a minute for everything instead of three to four.
+    /// Shorter samples and a smaller budget per benchmark: under a minute for everything, where
+    /// the default takes up to five.
     #[arg(long)]
     quick: bool,
     /// Where to write results.json, results.md and the charts [default: reports/<machine-id>].
