@@ -114,20 +114,8 @@ fn tame(line: &str, eval_files: &[String]) -> String {
 
 /// The line's command: its first word that is one (the engine skips unknown words before it).
 fn command_of(line: &str) -> Option<&str> {
-    const COMMANDS: [&str; 11] = [
-        "uci",
-        "debug",
-        "isready",
-        "setoption",
-        "register",
-        "ucinewgame",
-        "position",
-        "go",
-        "stop",
-        "ponderhit",
-        "quit",
-    ];
-    line.split_whitespace().find(|w| COMMANDS.contains(w))
+    line.split_whitespace()
+        .find(|w| qbb_engine::uci::COMMANDS.contains(w))
 }
 
 /// Whether a `go` line gives limits the search must end by itself within.

@@ -41,7 +41,7 @@ const EMBEDDED_NETWORK: &str = "<embedded>";
 const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// The commands of the protocol (the first known word of a line is the command).
-const COMMANDS: &[&str] = &[
+pub const COMMANDS: &[&str] = &[
     "uci",
     "debug",
     "isready",

@@ -9,15 +9,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../../.." && pwd)"
 cd "$root"
 
-venv="${QBB_VENV:-$root/target/python-venv}"
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-fi
-if ! "$venv/bin/python" -c "import chess" 2>/dev/null; then
-  "$venv/bin/pip" install --quiet "chess==1.11.2"
-fi
-if [ -z "${QBB_ENGINE:-}" ]; then
-  cargo build --release -p qbb-engine
-  export QBB_ENGINE="$root/target/release/qbb-engine"
-fi
+# shellcheck source=../python-env.sh
+. "$here/../python-env.sh"
+
 exec "$venv/bin/python" "$here/soak.py" "$@"

@@ -126,7 +126,7 @@ fn compare(args: &CompareArgs) -> Result<ExitCode> {
         machine.cpu,
         estimate.as_secs().max(1)
     );
-    let runs = (0..args.repeat)
+    let mut runs = (0..args.repeat)
         .map(|run| {
             if args.repeat > 1 {
                 eprintln!("run {} of {}", run + 1, args.repeat);
@@ -134,20 +134,14 @@ fn compare(args: &CompareArgs) -> Result<ExitCode> {
             measure_once(&benches, &implementations, &corpus, &plan, machine.clone())
         })
         .collect::<Result<Vec<Results>>>()?;
-    let (mut results, others) = split_first_run(runs);
-    if !others.is_empty() {
-        results.agreement = agreement::agreement(&results, &others);
+    let mut results = runs.remove(0);
+    if !runs.is_empty() {
+        results.agreement = agreement::agreement(&results, &runs);
         if let Some(a) = &results.agreement {
             eprintln!("agreement of the {}", agreement::describe(a));
         }
     }
     finish(&mut results, &out)
-}
-
-/// The first run, and the others.
-fn split_first_run(mut runs: Vec<Results>) -> (Results, Vec<Results>) {
-    let first = runs.remove(0);
-    (first, runs)
 }
 
 /// One run of the whole job: every benchmark on every implementation, the clock timed before
