@@ -1,0 +1,224 @@
+"""Checks the book's comparative sentences against the measurements.
+
+A hand-written paragraph that compares implementations ("faster", "ties", "wins", ...) carries a
+marker, an HTML comment the reader never sees, for each comparison it makes:
+
+    <!-- claim nibble-add: avx2 ties swar-v3 -->
+    <!-- claim to-mailbox: avx512 faster avx2 -->
+    <!-- claim checks-and-pins amd-epyc-f25m1: avx2 fastest -->
+    <!-- claim to-mailbox: avx512 faster hex-sets/portable -->
+
+`BENCHMARK [MACHINE]: A RELATION [B]`, where RELATION is `faster`, `slower`, `ties`, `no-slower`
+(faster or tied), `fastest` or `slowest` (A is the fastest or the slowest, or tied with it), and MACHINE is a folder of
+reports/ (by default the book's machine, the one its generated tables come from). B may be
+another benchmark's row, `BENCHMARK/IMPLEMENTATION`. The check reads
+that machine's results.json. Where both rows were timed in turns, A against B is the median of
+the turns' ratios with the sign test's 95 % interval, as the lab computes speed-ups
+(benches/src/estimate.rs): faster when the interval lies wholly above 1, slower when wholly below,
+a tie otherwise. Rows without turns compare their medians, and a difference within the run's
+noise floor is a tie.
+
+A paragraph of a technique chapter (or of the dispatch, representations and results pages) that
+uses a comparative word and carries no marker is a problem too: either the comparison is
+generated (an include), or it is marked and checked, or it is not written. A paragraph whose
+comparisons are of something else than this book's measurements (llvm-mca's predictions, given
+in the paragraph; instruction counts; another program) says so with
+`<!-- not measured: WHAT IT COMPARES -->`.
+
+Usage: claims.py BOOK_SRC REPORTS_DIR      (prints one line per problem; exits 1 if any)
+"""
+
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+RELATIONS = ("faster", "slower", "ties", "no-slower", "fastest", "slowest")
+MARKER = re.compile(r"<!--\s*claim\s+([^:>]+?)\s*:\s*(.*?)\s*-->")
+COMPARATIVE = re.compile(
+    r"\b(faster|slower|quicker|wins?|won|loses|ties?|tied|beats?|outperforms?|ahead of|"
+    r"behind|level with|as fast as|twice as|fastest|slowest)\b",
+    re.IGNORECASE,
+)
+NOT_MEASURED = re.compile(r"<!--\s*not measured:\s*\S.*?-->")
+MIN_TURNS = 6
+CHECKED_PAGES = ("techniques/*.md", "dispatch.md", "representations.md", "results.md", "story.md")
+
+
+class Claim:
+    def __init__(self, page, line, text, default_machine):
+        self.page, self.line, self.text = page, line, text
+        head, body = MARKER.match(text).groups()
+        words = head.split()
+        self.benchmark = words[0]
+        self.machine = words[1] if len(words) > 1 else default_machine
+        parts = body.split()
+        if len(parts) < 2 or parts[1] not in RELATIONS:
+            raise ValueError(f"wants `A RELATION [B]` with RELATION one of {', '.join(RELATIONS)}")
+        self.subject, self.relation = parts[0], parts[1]
+        self.other = parts[2] if len(parts) > 2 else None
+        alone = self.relation in ("fastest", "slowest")
+        if alone != (self.other is None) or len(parts) > 3:
+            raise ValueError("`fastest` and `slowest` take no second implementation, the others one")
+
+    def where(self):
+        return f"{self.page}:{self.line}"
+
+
+def lower_rank(n):
+    """The sign test's rank for a 95 % interval of the median (benches/src/estimate.rs)."""
+    half_width = 0.98 * math.sqrt(n)
+    return min(max(math.floor(n / 2 - half_width), 0), (n - 1) // 2)
+
+
+def paired_interval(reference, subject):
+    """Speed-up of `subject` over `reference`, turn by turn: (low, median, high) or None."""
+    ratios = sorted(r / s for r, s in zip(reference, subject) if s > 0 and math.isfinite(r / s))
+    n = len(ratios)
+    if n < MIN_TURNS:
+        return None
+    median = ratios[n // 2] if n % 2 else (ratios[n // 2 - 1] + ratios[n // 2]) / 2
+    k = lower_rank(n)
+    return ratios[k], median, ratios[n - 1 - k]
+
+
+def noise_floor(report):
+    noise = report.get("noise") or {}
+    value = noise.get("floor") if isinstance(noise, dict) else noise
+    return float(value) if isinstance(value, (int, float)) else 0.0
+
+
+def compare(report, a, b):
+    """'faster', 'slower' or 'ties': row `a` against row `b` of one benchmark."""
+    turns_a, turns_b = a.get("turn_ns"), b.get("turn_ns")
+    if turns_a and turns_b and len(turns_a) == len(turns_b):
+        interval = paired_interval(turns_b, turns_a)
+        if interval is not None:
+            low, _, high = interval
+            return "faster" if low > 1 else "slower" if high < 1 else "ties"
+    ratio = b["ns_per_op"] / a["ns_per_op"]
+    floor = noise_floor(report)
+    if max(ratio, 1 / ratio) - 1 <= floor:  # the floor is a gap: slower over faster, less 1
+        return "ties"
+    return "faster" if ratio > 1 else "slower"
+
+
+def holds(claim, report):
+    """None when the claim holds, else why not."""
+    def rows_of(benchmark):
+        return {r["backend"]: r for r in report["results"] if r["benchmark"] == benchmark}
+
+    rows = rows_of(claim.benchmark)
+    if not rows:
+        return f"no benchmark `{claim.benchmark}` in reports/{claim.machine}/results.json"
+    other_rows, other = rows, claim.other
+    if other is not None and "/" in other:
+        # Another benchmark's row (`hex-sets/scalar-v3`): its turns are not this row's, so the
+        # two compare by their medians and the noise floor.
+        other_benchmark, other = other.split("/", 1)
+        other_rows = rows_of(other_benchmark)
+    for name, where in ((claim.subject, rows), (other, other_rows)):
+        if name is not None and name not in where:
+            return f"no row `{name}` for that benchmark on {claim.machine}"
+    subject = rows[claim.subject]
+    if claim.relation in ("fastest", "slowest"):
+        timed = [r for r in rows.values() if r.get("ns_per_op")]
+        pick = min if claim.relation == "fastest" else max
+        extreme = pick(timed, key=lambda r: r["ns_per_op"])
+        if subject is extreme or compare(report, subject, extreme) == "ties":
+            return None
+        return f"the {claim.relation} is `{extreme['backend']}`, and `{claim.subject}` does not tie with it"
+    against = other_rows[other]
+    if other_rows is not rows:
+        against = {k: v for k, v in against.items() if k != "turn_ns"}
+    found = compare(report, subject, against)
+    wanted = {"no-slower": ("faster", "ties")}.get(claim.relation, (claim.relation,))
+    if found in wanted:
+        return None
+    return f"the data says `{claim.subject}` {found} `{claim.other}`"
+
+
+def prose_paragraphs(path):
+    """(first line number, text) of each paragraph outside code blocks."""
+    paragraph, start, in_code = [], 0, False
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if re.match(r"\s*(```|~~~)", line):
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
+        if line.strip():
+            if not paragraph:
+                start = number
+            paragraph.append(line)
+        elif paragraph:
+            yield start, "\n".join(paragraph)
+            paragraph = []
+    if paragraph:
+        yield start, "\n".join(paragraph)
+
+
+def book_machine(src):
+    """The report folder the book's generated tables name (book/generate.sh's MACHINE)."""
+    overview = (src / "generated/results/verdict.md").read_text()
+    found = re.search(r"`reports/([^/`]+)/results\.json`", overview)
+    if not found:
+        raise ValueError("generated/results/verdict.md names no reports/<machine>/results.json")
+    return found.group(1)
+
+
+def check(src, reports):
+    problems, claims = [], []
+    machine = book_machine(src)
+    pages = sorted({p for pattern in CHECKED_PAGES for p in src.glob(pattern)})
+    for page in pages:
+        rel = page.relative_to(src)
+        for line, text in prose_paragraphs(page):
+            markers = list(MARKER.finditer(text))
+            visible = MARKER.sub("", re.sub(r"`[^`]*`", "", text))
+            if "{{#include" in visible:
+                continue
+            exempt = NOT_MEASURED.search(text)
+            if not markers and not exempt and COMPARATIVE.search(visible):
+                word = COMPARATIVE.search(visible).group(0)
+                problems.append(f"{rel}:{line}: compares (`{word}`) without a claim marker")
+            for m in markers:
+                at = line + text[: m.start()].count("\n")
+                try:
+                    claims.append(Claim(rel, at, m.group(0), machine))
+                except ValueError as e:
+                    problems.append(f"{rel}:{at}: {m.group(0)}: {e}")
+    reports_by_machine = {}
+    for claim in claims:
+        path = reports / claim.machine / "results.json"
+        if claim.machine not in reports_by_machine:
+            if not path.is_file():
+                problems.append(f"{claim.where()}: no {path}")
+                reports_by_machine[claim.machine] = None
+                continue
+            reports_by_machine[claim.machine] = json.loads(path.read_text())
+        report = reports_by_machine[claim.machine]
+        if report is None:
+            continue
+        why = holds(claim, report)
+        if why:
+            problems.append(f"{claim.where()}: {claim.text}: false: {why}")
+    return problems, len(claims)
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: claims.py BOOK_SRC REPORTS_DIR", file=sys.stderr)
+        return 2
+    problems, count = check(Path(argv[1]), Path(argv[2]))
+    for p in problems:
+        print(f"book: {p}", file=sys.stderr)
+    if problems:
+        return 1
+    print(f"claims: {count} comparative claims checked against the measurements, all hold")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
