@@ -8,8 +8,9 @@ marker, an HTML comment the reader never sees, for each comparison it makes:
     <!-- claim checks-and-pins amd-epyc-f25m1: avx2 fastest -->
     <!-- claim to-mailbox: avx512 faster hex-sets/portable -->
 
-`BENCHMARK [MACHINE]: A RELATION [B]`, where RELATION is `faster`, `slower`, `ties`, `no-slower`
-(faster or tied), `fastest` or `slowest` (A is the fastest or the slowest, or tied with it), and MACHINE is a folder of
+`BENCHMARK [MACHINE]: A RELATION [B]`, where RELATION is `faster`, `slower`, `ties`, `level` (A
+over B within 3 %, the whole interval where there is one, however certain the difference),
+`no-slower` (faster or tied), `fastest` or `slowest` (A is the fastest or the slowest, or tied with it), and MACHINE is a folder of
 reports/ (by default the book's machine, the one its generated tables come from). B may be
 another benchmark's row, `BENCHMARK/IMPLEMENTATION`. The check reads
 that machine's results.json. Where both rows were timed in turns, A against B is the median of
@@ -34,7 +35,8 @@ import re
 import sys
 from pathlib import Path
 
-RELATIONS = ("faster", "slower", "ties", "no-slower", "fastest", "slowest")
+RELATIONS = ("faster", "slower", "ties", "level", "no-slower", "fastest", "slowest")
+LEVEL = 0.03
 MARKER = re.compile(r"<!--\s*claim\s+([^:>]+?)\s*:\s*(.*?)\s*-->")
 COMPARATIVE = re.compile(
     r"\b(faster|slower|quicker|wins?|won|loses|ties?|tied|beats?|outperforms?|ahead of|"
@@ -89,15 +91,27 @@ def noise_floor(report):
     return float(value) if isinstance(value, (int, float)) else 0.0
 
 
-def compare(report, a, b):
-    """'faster', 'slower' or 'ties': row `a` against row `b` of one benchmark."""
+def speedup(a, b):
+    """Row `a` over row `b`: (low, median, high), paired where both were timed in turns."""
     turns_a, turns_b = a.get("turn_ns"), b.get("turn_ns")
     if turns_a and turns_b and len(turns_a) == len(turns_b):
         interval = paired_interval(turns_b, turns_a)
         if interval is not None:
-            low, _, high = interval
-            return "faster" if low > 1 else "slower" if high < 1 else "ties"
+            return interval
     ratio = b["ns_per_op"] / a["ns_per_op"]
+    return ratio, ratio, ratio
+
+
+def is_level(a, b):
+    low, _, high = speedup(a, b)
+    return 1 - LEVEL <= low and high <= 1 + LEVEL
+
+
+def compare(report, a, b):
+    """'faster', 'slower' or 'ties': row `a` against row `b` of one benchmark."""
+    low, ratio, high = speedup(a, b)
+    if low != high:
+        return "faster" if low > 1 else "slower" if high < 1 else "ties"
     floor = noise_floor(report)
     if max(ratio, 1 / ratio) - 1 <= floor:  # the floor is a gap: slower over faster, less 1
         return "ties"
@@ -132,6 +146,9 @@ def holds(claim, report):
     against = other_rows[other]
     if other_rows is not rows:
         against = {k: v for k, v in against.items() if k != "turn_ns"}
+    if claim.relation == "level":
+        low, _, high = speedup(subject, against)
+        return None if is_level(subject, against) else f"`{claim.subject}` over `{claim.other}` is {low:.3f} to {high:.3f}"
     found = compare(report, subject, against)
     wanted = {"no-slower": ("faster", "ties")}.get(claim.relation, (claim.relation,))
     if found in wanted:
