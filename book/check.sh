@@ -5,6 +5,7 @@
 #   - no page carries an unfinished-work marker;
 #   - the technique chapters, dispatch, representations and results pages type no measured figure
 #     (a ratio, a time per call, a rate) in their own text: every one comes from an include;
+#   - every comparative sentence there is marked and holds on the data (tools/claims.py);
 #   - `mdbook build` reports no warning and no error (mdbook itself exits 0 on a missing include
 #     file and says nothing at all about a missing anchor or image, hence the checks above).
 #
@@ -91,6 +92,11 @@ for page in "$src"/techniques/*.md "$src"/dispatch.md "$src"/representations.md 
         print "$.: $&\n" while /$figure/g;
     ' "$page")
 done
+
+# A comparative sentence of the prose is a claim about the data: each carries a marker that
+# tools/claims.py checks against the named machine's results.json, and a paragraph that compares
+# without one is flagged.
+python3 "$book_dir/tools/claims.py" "$src" "$book_dir/../reports" || problems=$((problems + 1))
 
 # Every chapter of SUMMARY.md exists (mdbook would otherwise stop with a less direct message).
 while IFS= read -r chapter; do
