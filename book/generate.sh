@@ -12,7 +12,7 @@
 #              sentences (results/verdicts/), every machine that has a report, side by side
 #              (reports/*/results.json), and the Zen 3 machine's tables per chapter
 #              (results/amd-epyc-f25m1/), which the step-by-step sections set llvm-mca's Zen 3
-#              model against
+#              model against, and the optimisation story's table (results/story.md, tools/story.py)
 #   charts/    the measured charts, copied from reports/<machine>/
 #   model/     llvm-mca's predictions of every routine on every CPU of the report's model.json,
 #              predicted against measured, and the checks of every row that differs (llvm-mca
@@ -126,6 +126,8 @@ for report in reports/*/results.json; do
     machines+=("$(dirname "$report")")
 done
 python3 book/tools/generate.py machines "${machines[@]}"
+# The optimisation story: one routine, step by step, on the book's machine.
+python3 book/tools/story.py "reports/$machine" to-mailbox "$out/results/story.md"
 # The step-by-step sections add up llvm-mca's Zen 3 model by hand and set it against the Zen 3
 # machine's measurements: its tables, per chapter, whichever machine the book shows.
 python3 book/tools/generate.py tables reports/amd-epyc-f25m1
