@@ -11,7 +11,7 @@ Usage (book/layout-check.sh sets it up and calls it):
   python3 layout_check.py BOOK_DIR [--report-only] [--screenshots DIR PAGE...]
 BOOK_DIR is mdBook's output (book/book/). The exit status is 1 when anything does not fit, unless
 --report-only. --screenshots also saves each PAGE (e.g. techniques/05-to-mailbox.html) as a whole-
-page PNG at both widths, named PAGE-WIDTH.png in DIR.
+page PNG at both widths, folded blocks folded, named PAGE-WIDTH.png in DIR.
 """
 
 import argparse
@@ -110,11 +110,12 @@ def set_width(driver, width, height=HEIGHT):
                             "mobile": False})
 
 
-def load(driver, url):
+def load(driver, url, open_details=True):
     driver.get(url)
     # Measured after the web fonts are in: the widths depend on them.
     driver.execute_async_script("document.fonts.ready.then(arguments[arguments.length - 1]);")
-    driver.execute_script(OPEN_DETAILS)
+    if open_details:
+        driver.execute_script(OPEN_DETAILS)
 
 
 def wide_tables(driver, base, page):
@@ -141,8 +142,9 @@ def page_too_wide(driver, base, page):
 
 
 def screenshot(driver, base, page, width, path):
+    """The whole page as a reader first sees it (folded blocks folded), `width` px wide."""
     set_width(driver, width)
-    load(driver, base + page)
+    load(driver, base + page, open_details=False)
     height = driver.execute_script("return document.documentElement.scrollHeight;")
     set_width(driver, width, height)
     driver.save_screenshot(str(path))
