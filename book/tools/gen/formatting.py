@@ -1,0 +1,66 @@
+"""How the book prints a number: times and counts to about three significant digits, ratios with
+two decimals or fewer as they grow, ratios far below 1 to two significant digits, the noise floor
+as a percentage, instructions per cycle, llvm-mca's cycles, and lists and ranges of them in words;
+each as the lab's own tables print the same figure.
+"""
+
+import math
+
+
+def decimals_by_magnitude(x, most):
+    """`x` with `most` decimals below 1 and one fewer for each digit before the point, down to
+    none, as the lab's function of the same name (`crates/qbb-lab/src/report/table.rs`)."""
+    decimals = most
+    next_digit = 1
+    while decimals > 0 and x >= next_digit:
+        decimals -= 1
+        next_digit *= 10
+    return f"{x:.{decimals}f}"
+
+
+def format_ns(ns):
+    """Three significant digits or so, as the lab's own tables print them."""
+    return decimals_by_magnitude(ns, 3)
+
+
+def format_ratio(r):
+    return decimals_by_magnitude(r, 2)
+
+
+def format_fraction(r):
+    """A ratio that may be far below 1 with two significant digits, as the lab prints it."""
+    if r >= 1 or r <= 0:
+        return format_ratio(r)
+    unit = 10 ** (math.floor(math.log10(r)) - 1)
+    rounded = math.floor(r / unit + 0.5) * unit  # half away from zero, as Rust rounds
+    if rounded >= 1:
+        return format_ratio(rounded)
+    return f"{rounded:.{1 - math.floor(math.log10(rounded))}f}"
+
+
+def format_noise(noise):
+    return f"{noise * 100:.1f} %"
+
+
+def format_ipc(ipc):
+    return f"{ipc:.2f}"
+
+
+def cycles_text(x):
+    """Three significant digits, as `qbb model` prints cycles."""
+    if x >= 100:
+        return f"{x:.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    return f"{x:.2f}"
+
+
+def and_list(items):
+    items = list(items)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def ratio_range(values):
+    """'a to b' with two decimals, as the perft table prints its ratios; one value if they agree."""
+    lo, hi = f"{min(values):.2f}", f"{max(values):.2f}"
+    return lo if lo == hi else f"{lo} to {hi}"

@@ -1,0 +1,190 @@
+"""Generates the verdicts: the measured figures the chapters' prose discusses, as sentences, so that
+no measured number is typed in a chapter. Per benchmark (results/verdicts/<benchmark>.md) the
+fastest implementation, its time and its ratio over the baseline (or, in a report without
+baselines, over the scalar reference), those tied with it, level with the reference and slower
+than it, and the instruction counts; over the whole report, where the best SIMD backend beats the
+baseline, ties with it or loses (verdict.md); and, per latency benchmark, the fewest instructions
+against the fastest time (counts_and_time.md).
+"""
+
+from .catalogue import SIMD
+from .formatting import and_list, format_fraction, format_ipc, format_noise, format_ns, format_ratio
+from .inputs import HEADER
+from .measurements import (against_one, by_benchmark, counted_another_copy, inherited_from,
+                           instructions_of, ipc_of, is_fair, is_paired, per_call, tied_fastest,
+                           timed)
+
+
+def verdict(report, source):
+    """Per benchmark, what the best SIMD backend does against the baseline: beats it beyond the
+    noise floor, ties with it, or loses; and which scalar-class code the baselines are."""
+    text = HEADER.format(source=f"`{source}`")
+    if not is_fair(report):
+        return text + (
+            "This report has no baselines, so it cannot tell where SIMD beats the best scalar-class "
+            "code: its only ratio is over the naive reference.\n"
+        )
+    noise = report.get("noise") or 0.0
+    wins, ties, losses, baselines = [], [], [], {}
+    for bench, rows in by_benchmark(report["results"]).items():
+        baseline = next(r["baseline"] for r in rows if r.get("baseline"))
+        baselines.setdefault(baseline, []).append(bench)
+        simd = [r for r in timed(rows) if r["backend"] in SIMD and r.get("speedup_vs_baseline")]
+        if not simd:
+            continue
+        best = max(simd, key=lambda r: r["speedup_vs_baseline"])
+        ratio = best["speedup_vs_baseline"]
+        item = f"`{bench}` ({best['backend']}, {format_ratio(ratio)}× over {baseline})"
+        {1: wins, 0: ties, -1: losses}[against_one(best, noise)].append(item)
+    if is_paired(report):
+        titles = ["SIMD beats the baseline: the speed-up's 95 % interval lies above 1",
+                  "SIMD ties with the baseline: the interval includes 1"]
+    else:
+        noise_text = (f"the noise floor, {format_noise(noise)}" if report.get("noise") is not None
+                      else "the noise floor (none measured)")
+        titles = [f"SIMD beats the baseline by more than {noise_text}",
+                  "SIMD ties with the baseline, within the noise floor"]
+    for title, items in [
+        (titles[0], wins),
+        (titles[1], ties),
+        ("The baseline beats every SIMD backend", losses),
+    ]:
+        text += f"- **{title}** ({len(items)}): " + (", ".join(items) if items else "none") + ".\n"
+    text += (
+        "\nIn brackets, the fastest SIMD backend and its speed-up over the benchmark's baseline. "
+        "The baselines themselves: "
+        + "; ".join(
+            f"{b} for {len(benches)} benchmark{'s' if len(benches) > 1 else ''}"
+            for b, benches in sorted(baselines.items(), key=lambda kv: -len(kv[1]))
+        )
+        + ".\n"
+    )
+    return text
+
+
+def counts_and_time(report, counts, sources):
+    """For each latency benchmark: the implementation with the fewest instructions per call
+    against the fastest one; a count measures work, not time."""
+    text = HEADER.format(source=sources)
+    sentences = []
+    count_of = {}
+    if counts is not None:
+        for c in counts["results"]:
+            count_of[(c["benchmark"], c["backend"])] = c
+    noise = report.get("noise")
+    for bench, rows in by_benchmark(report["results"]).items():
+        if not bench.endswith("-latency"):
+            continue
+        instr = lambda r: instructions_of(r, count_of.get((bench, r["backend"])))
+        # A count of other code than the timed one (counted_another_copy) is no evidence here.
+        rows = [r for r in timed(rows) if instr(r) is not None and not counted_another_copy(r)]
+        if len(rows) < 2:
+            continue
+        fewest = min(rows, key=instr)
+        fastest = min(rows, key=lambda r: r["ns_per_op"])
+        tied = {r["backend"] for r in tied_fastest(rows, noise)}
+        ipc = lambda r: ipc_of(r, count_of.get((bench, r["backend"])))
+        if fewest is fastest:
+            sentences.append(
+                f"In `{bench}`, {fewest['backend']} executes the fewest instructions, "
+                f"{format_ns(instr(fewest))} per call, and is also the fastest, at {per_call(fewest)}."
+            )
+            continue
+        how = "ties with" if fewest["backend"] in tied else "is slower than"
+        sentence = (
+            f"In `{bench}`, {fewest['backend']} executes the fewest instructions, "
+            f"{format_ns(instr(fewest))} per call against {format_ns(instr(fastest))} for "
+            f"{fastest['backend']}, and {how} it: {per_call(fewest)} against {per_call(fastest)}"
+        )
+        if ipc(fewest) is not None and ipc(fastest) is not None:
+            sentence += (
+                f", {format_ipc(ipc(fewest))} instructions per cycle against "
+                f"{format_ipc(ipc(fastest))}"
+            )
+        sentences.append(sentence + ".")
+    if not sentences:
+        return text + "This report has no latency benchmark with instruction counts.\n"
+    return text + " ".join(sentences) + "\n"
+
+
+def time_text(row):
+    """A row's time per call: cycles and nanoseconds where the run timed the clock."""
+    if row.get("cycles_per_op"):
+        return f"{format_ns(row['cycles_per_op'])} cycles ({format_ns(row['ns_per_op'])} ns)"
+    return f"{format_ns(row['ns_per_op'])} ns"
+
+
+def benchmark_verdict(bench, rows, report, counts):
+    """One benchmark in a few sentences: the fastest implementation, its time per call and its
+    ratio over the reference (or the baseline); the others in order, those level with the reference
+    and those slower than it; and, where callgrind counted them, the instructions per call."""
+    fair = is_fair(report)
+    noise = (report.get("noise") or 0.0) if fair else 0.0
+    rows = timed(rows)
+    if not rows:
+        return f"`{bench}` has no timed row in this report.\n"
+    by_backend = {r["backend"]: r for r in rows}
+    key = "speedup_vs_baseline" if fair else "speedup_vs_scalar"
+    if fair:
+        reference = next(r["baseline"] for r in rows if r.get("baseline"))
+        named = f"the baseline, `{reference}`"
+        short = "the baseline"
+    else:
+        reference = "scalar"
+        named, short = "the scalar reference", "the reference"
+    ref = by_backend.get(reference)
+
+    def item(r):
+        source = inherited_from(r)
+        whose = f", {source}'s code" if source else ""
+        if r["backend"] == reference:
+            return f"`{r['backend']}` ({short})"
+        return f"`{r['backend']}` ({format_fraction(r[key])}×{whose})"
+
+    fastest = sorted(rows, key=lambda r: r["ns_per_op"])
+    best = fastest[0]
+    ties = [r for r in tied_fastest(rows, noise) if r is not best]
+    ties.sort(key=lambda r: r["ns_per_op"])
+    if best["backend"] == reference:
+        named = f"{named}," if fair else named
+        text = f"In `{bench}`, {named} is the fastest, at {time_text(best)} per call."
+    else:
+        whose = f" (running {inherited_from(best)}'s code)" if inherited_from(best) else ""
+        text = f"In `{bench}`, `{best['backend']}`{whose} is the fastest, at {time_text(best)} "
+        text += f"per call, {format_ratio(best[key])}× over {named}"
+        text += f", which takes {time_text(ref)}." if ref else "."
+    if ties:
+        tie = "ties" if len(ties) == 1 else "tie"
+        text += (f" {and_list(item(r) for r in ties)} {tie} with it, within the run's noise floor "
+                 f"of {format_noise(noise)}.")
+    rest = [r for r in fastest[1:] if r not in ties and r["backend"] != reference]
+    faster = [r for r in rest if r[key] > 1 + noise]
+    level = [r for r in rest if r not in faster and r[key] * (1 + noise) >= 1]
+    slower = [r for r in rest if r not in faster and r not in level]
+    if faster:
+        text += f" Then {and_list(item(r) for r in faster)}."
+    if level:
+        within = " within the noise floor" if noise else ""
+        text += f" Level with {short}{within}: {and_list(item(r) for r in level)}."
+    if slower:
+        than = "it" if best["backend"] == reference else short
+        text += f" Slower than {than}: {and_list(item(r) for r in slower)}."
+
+    counted = [(r, instructions_of(r, counts.get(r["backend"]))) for r in rows]
+    counted = sorted(((r, n) for r, n in counted if n is not None), key=lambda rn: rn[1])
+    if counted:
+        parts = [f"{format_ns(n)} for `{r['backend']}`"
+                 + (" (its AVX2 copy: valgrind hides AVX-512)" if counted_another_copy(r) else "")
+                 for r, n in counted]
+        parts[0] = parts[0].replace(" for ", " instructions for ", 1)
+        text += f" Callgrind counts, per call, {and_list(parts)}."
+    return text + "\n"
+
+
+def benchmark_verdicts(report, counts_by_bench, sources):
+    """benchmark -> its generated paragraph, for results/verdicts/<benchmark>.md."""
+    return {
+        bench: HEADER.format(source=sources)
+        + benchmark_verdict(bench, rows, report, counts_by_bench.get(bench, {}))
+        for bench, rows in by_benchmark(report["results"]).items()
+    }

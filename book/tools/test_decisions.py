@@ -1,0 +1,178 @@
+"""The parts of the book generator that decide something, on small made-up rows: whether SIMD
+wins, ties or loses against the baseline (by a paired interval, else by the noise floor), which
+implementations are tied with the fastest, how a ratio is printed, and which of the model's
+on-core checks a row passes.
+
+    python3 -m unittest discover -s book/tools -p 'test_*.py'
+"""
+
+import sys
+import unittest
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the tools
+
+from gen.formatting import (decimals_by_magnitude, format_fraction, format_noise,  # noqa: E402
+                            format_ratio)
+from gen.measurements import against_one, fastest_text, tied_fastest  # noqa: E402
+from gen.model_checks import on_core_sides  # noqa: E402
+from gen.verdicts import verdict  # noqa: E402
+
+NAN = float("nan")
+
+
+def row(backend, ns, **fields):
+    return {"benchmark": "flip", "backend": backend, "ns_per_op": ns, **fields}
+
+
+def backends(rows):
+    return [r["backend"] for r in rows]
+
+
+class AgainstOne(unittest.TestCase):
+    """Where a speed-up over the baseline stands: 1 a win, 0 a tie, -1 a loss."""
+
+    def test_a_paired_interval_above_one_is_a_win(self):
+        self.assertEqual(against_one({"speedup_interval": [1.02, 1.10]}, 0.5), 1)
+
+    def test_a_paired_interval_below_one_is_a_loss(self):
+        self.assertEqual(against_one({"speedup_interval": [0.80, 0.97]}, 0.5), -1)
+
+    def test_a_paired_interval_that_holds_one_is_a_tie(self):
+        self.assertEqual(against_one({"speedup_interval": [0.99, 1.50]}, 0.0), 0)
+        self.assertEqual(against_one({"speedup_interval": [1.0, 1.50]}, 0.0), 0)
+        self.assertEqual(against_one({"speedup_interval": [0.80, 1.0]}, 0.0), 0)
+
+    def test_the_interval_decides_not_the_ratio_nor_the_floor(self):
+        paired = {"speedup_interval": [1.01, 1.03], "speedup_vs_baseline": 1.02}
+        self.assertEqual(against_one(paired, 0.05), 1)
+
+    def test_without_an_interval_the_noise_floor_decides(self):
+        self.assertEqual(against_one({"speedup_vs_baseline": 1.05}, 0.02), 1)
+        self.assertEqual(against_one({"speedup_vs_baseline": 1.01}, 0.02), 0)
+        self.assertEqual(against_one({"speedup_vs_baseline": 0.99}, 0.02), 0)
+        self.assertEqual(against_one({"speedup_vs_baseline": 0.95}, 0.02), -1)
+
+    def test_a_ratio_exactly_at_the_floor_is_still_a_tie(self):
+        self.assertEqual(against_one({"speedup_vs_baseline": 1.25}, 0.25), 0)
+        self.assertEqual(against_one({"speedup_vs_baseline": 0.8}, 0.25), 0)
+
+
+class TiedFastest(unittest.TestCase):
+    def test_the_rows_own_paired_verdicts_decide_where_every_row_has_one(self):
+        rows = [row("scalar", 10.0, tied_with_fastest=False), row("sse2", 5.0, tied_with_fastest=True),
+                row("avx2", 5.4, tied_with_fastest=True)]
+        self.assertEqual(backends(tied_fastest(rows, 0.5)), ["sse2", "avx2"])
+
+    def test_else_every_row_within_the_noise_floor_of_the_fastest(self):
+        rows = [row("scalar", 10.0), row("sse2", 5.0), row("avx2", 5.09), row("avx512", 5.11)]
+        self.assertEqual(backends(tied_fastest(rows, 0.02)), ["sse2", "avx2"])
+
+    def test_without_a_noise_floor_only_equal_times_tie(self):
+        rows = [row("scalar", 5.0), row("sse2", 5.0), row("avx2", 5.001)]
+        self.assertEqual(backends(tied_fastest(rows, None)), ["scalar", "sse2"])
+
+    def test_an_untimed_row_takes_no_part(self):
+        rows = [row("scalar", NAN), row("sse2", 5.0)]
+        self.assertEqual(tied_fastest(rows, 0.5), [])
+        rows.append(row("avx2", 5.2))
+        self.assertEqual(backends(tied_fastest(rows, 0.05)), ["sse2", "avx2"])
+
+    def test_the_fastest_is_named_first_then_the_ties_in_the_tables_order(self):
+        rows = [row("avx2", 5.0), row("scalar", 9.0), row("sse2", 5.05)]
+        self.assertEqual(fastest_text(rows, 0.02), "avx2 = sse2")
+        self.assertEqual(fastest_text(rows, 0.0), "avx2")
+
+
+class Verdict(unittest.TestCase):
+    """The verdict page sorts each benchmark by its best SIMD backend against the baseline."""
+
+    @staticmethod
+    def report(rows, noise):
+        return {"noise": noise, "results": rows}
+
+    @staticmethod
+    def bench(name, baseline, simd, ratio, **fields):
+        return [
+            {"benchmark": name, "backend": baseline, "baseline": baseline, "ns_per_op": 10.0,
+             "speedup_vs_baseline": 1.0},
+            {"benchmark": name, "backend": simd, "baseline": baseline, "ns_per_op": 10.0 / ratio,
+             "speedup_vs_baseline": ratio, **fields},
+        ]
+
+    def test_paired_rows_are_sorted_by_their_intervals(self):
+        rows = (self.bench("flip", "swar", "avx2", 2.0, speedup_interval=[1.9, 2.1])
+                + self.bench("piece-at", "scalar", "sse2", 1.01, speedup_interval=[0.97, 1.05])
+                + self.bench("hash", "scalar-v3", "avx512", 0.5, speedup_interval=[0.45, 0.55]))
+        text = verdict(self.report(rows, 0.01), "source")
+        self.assertIn("- **SIMD beats the baseline: the speed-up's 95 % interval lies above 1** (1): "
+                      "`flip` (avx2, 2.0× over swar).", text)
+        self.assertIn("- **SIMD ties with the baseline: the interval includes 1** (1): "
+                      "`piece-at` (sse2, 1.0× over scalar).", text)
+        self.assertIn("- **The baseline beats every SIMD backend** (1): "
+                      "`hash` (avx512, 0.50× over scalar-v3).", text)
+
+    def test_unpaired_rows_tie_within_the_noise_floor(self):
+        rows = (self.bench("flip", "swar", "avx2", 1.04)
+                + self.bench("piece-at", "scalar", "sse2", 1.10))
+        text = verdict(self.report(rows, 0.05), "source")
+        self.assertIn("- **SIMD beats the baseline by more than the noise floor, 5.0 %** (1): "
+                      "`piece-at` (sse2, 1.1× over scalar).", text)
+        self.assertIn("- **SIMD ties with the baseline, within the noise floor** (1): "
+                      "`flip` (avx2, 1.0× over swar).", text)
+        self.assertIn("- **The baseline beats every SIMD backend** (0): none.", text)
+
+    def test_a_report_without_baselines_has_no_verdict(self):
+        rows = [{"benchmark": "flip", "backend": "sse2", "ns_per_op": 1.0, "speedup_vs_scalar": 3.0}]
+        self.assertIn("This report has no baselines", verdict(self.report(rows, None), "source"))
+
+
+class Formatting(unittest.TestCase):
+    def test_a_ratio_loses_a_decimal_for_each_digit_before_the_point(self):
+        self.assertEqual([format_ratio(r) for r in (0.5, 1.234, 12.34, 123.4)],
+                         ["0.50", "1.2", "12", "123"])
+
+    def test_the_decimals_are_chosen_before_rounding_as_the_lab_does(self):
+        self.assertEqual(format_ratio(9.996), "10.0")
+        self.assertEqual(decimals_by_magnitude(99.996, 3), "100.0")
+
+    def test_a_time_has_three_decimals_below_one(self):
+        self.assertEqual([decimals_by_magnitude(x, 3) for x in (0.1234, 1.5, 10, 1000)],
+                         ["0.123", "1.50", "10.0", "1000"])
+
+    def test_a_fraction_keeps_two_significant_digits(self):
+        self.assertEqual([format_fraction(r) for r in (0.01234, 0.05, 0.00456, 0.0999)],
+                         ["0.012", "0.050", "0.0046", "0.10"])
+
+    def test_a_fraction_rounds_half_away_from_zero_and_up_to_a_ratio(self):
+        self.assertEqual(format_fraction(0.0125), "0.013")
+        self.assertEqual(format_fraction(0.995), "1.0")
+        self.assertEqual(format_fraction(1.5), "1.5")
+
+    def test_the_noise_floor_is_a_percentage(self):
+        self.assertEqual(format_noise(0.0123), "1.2 %")
+
+
+class OnCoreSides(unittest.TestCase):
+    """What the model's block timed on the core says of a row (threshold 1.5)."""
+
+    @staticmethod
+    def sides(block, measured=10.0, predicted=30.0):
+        return on_core_sides({"block_on_core_cycles": block, "measured_cycles": measured,
+                              "predicted_cycles": predicted}, 1.5)
+
+    def test_near_the_benchmark_only_the_model_misjudges_the_core(self):
+        self.assertEqual(self.sides(11.0), {"core": True})
+
+    def test_near_the_prediction_only_the_benchmark_runs_other_code(self):
+        self.assertEqual(self.sides(28.0), {"inlined": True})
+
+    def test_between_and_near_both_the_gap_is_split(self):
+        self.assertEqual(self.sides(15.0, predicted=20.0), {"split": True})
+
+    def test_beyond_both_or_not_run_says_nothing(self):
+        self.assertEqual(self.sides(100.0), {})
+        self.assertEqual(self.sides(None), {})
+
+
+if __name__ == "__main__":
+    unittest.main()
