@@ -89,6 +89,8 @@ def serve(directory):
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
+    """The book's files, served without a log line per request."""
+
     def log_message(self, *args):
         pass
 
