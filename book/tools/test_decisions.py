@@ -1,7 +1,7 @@
 """The parts of the book generator that decide something, on small made-up rows: whether SIMD
 wins, ties or loses against the baseline (by a paired interval, else by the noise floor), which
-implementations are tied with the fastest, how a ratio is printed, and which of the model's
-on-core checks a row passes.
+implementations are tied with the fastest, how a ratio and a speed-up with its interval are
+printed, and which of the model's on-core checks a row passes.
 
     python3 -m unittest discover -s book/tools -p 'test_*.py'
 """
@@ -12,7 +12,7 @@ import unittest
 sys.dont_write_bytecode = True  # no __pycache__ beside the tools
 
 from gen.formatting import (decimals_by_magnitude, format_fraction, format_noise,  # noqa: E402
-                            format_ratio)
+                            format_ratio, format_speedup)
 from gen.measurements import against_one, fastest_text, tied_fastest  # noqa: E402
 from gen.model_checks import on_core_sides  # noqa: E402
 from gen.verdicts import verdict  # noqa: E402
@@ -147,6 +147,19 @@ class Formatting(unittest.TestCase):
         self.assertEqual(format_fraction(0.0125), "0.013")
         self.assertEqual(format_fraction(0.995), "1.0")
         self.assertEqual(format_fraction(1.5), "1.5")
+
+    def test_a_speed_up_and_its_interval_share_three_significant_digits(self):
+        self.assertEqual(format_speedup(27.341, [27.2312, 27.4498]), "27.3× (27.2–27.4)")
+        self.assertEqual(format_speedup(0.1114, [0.111, 0.1118]), "0.111× (0.111–0.112)")
+        self.assertEqual(format_speedup(244.6, [243.1, 246.2]), "245× (243–246)")
+
+    def test_a_narrow_interval_gains_digits_until_its_bounds_differ(self):
+        self.assertEqual(format_speedup(1.0486, [1.046, 1.0532]), "1.049× (1.046–1.053)")
+        self.assertEqual(format_speedup(1.0002, [1.0001, 1.0003]), "1.0002× (1.0001–1.0003)")
+
+    def test_a_speed_up_keeps_no_more_decimals_than_the_report(self):
+        self.assertEqual(format_speedup(0.005, [0.0049, 0.005]), "0.0050× (0.0049–0.0050)")
+        self.assertEqual(format_speedup(1.0, [1.0, 1.0]), "1.0000× (1.0000–1.0000)")
 
     def test_the_noise_floor_is_a_percentage(self):
         self.assertEqual(format_noise(0.0123), "1.2 %")

@@ -38,6 +38,17 @@ def format_fraction(r):
     return f"{rounded:.{1 - math.floor(math.log10(rounded))}f}"
 
 
+def format_speedup(ratio, interval):
+    """A speed-up with its 95 % interval, `r× (low–high)`, the three to the same decimals: three
+    significant digits of the lower bound, one more while the two bounds would print alike, up to
+    the four decimals results.json keeps."""
+    low, high = interval
+    decimals = min(4, max(0, 2 - math.floor(math.log10(low)))) if low > 0 else 2
+    while decimals < 4 and f"{low:.{decimals}f}" == f"{high:.{decimals}f}":
+        decimals += 1
+    return f"{ratio:.{decimals}f}× ({low:.{decimals}f}–{high:.{decimals}f})"
+
+
 def format_noise(noise):
     return f"{noise * 100:.1f} %"
 

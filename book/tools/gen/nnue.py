@@ -3,6 +3,7 @@ their first line), the network built into the engine in a few sentences, and the
 measure what the network bought.
 """
 
+import html
 import json
 import re
 import subprocess
@@ -111,15 +112,28 @@ def match_options(command, side):
     return re.findall(rf"--{side}-option (.+?)(?= --|$)", command or "")
 
 
+def breakable(text):
+    """`text` as HTML that may break after each `/`: a path among an engine's options would
+    otherwise stretch the table past the page's column."""
+    return html.escape(text, quote=False).replace("/", "/<wbr>")
+
+
+def match_where(path):
+    """The machine and the match of a summary, `reports/<machine>/match/<match>/results.json` or
+    `reports/<machine>/match/<match>.json`, as the table's first cell."""
+    parts = path.parts
+    at = len(parts) - 1 - parts[::-1].index("match")
+    return f"`{parts[at - 1]}`, `{parts[at + 1]}`"
+
+
 def match_row(path, m):
     """One match summary as a row: reports/match.py's results.json (an `engines` list, the Elo
     from game pairs) or the older crates/qbb-engine/tools/match.py summary."""
-    full = path.resolve()
-    where = f"`{full.relative_to(REPO) if full.is_relative_to(REPO) else path}`"
+    where = match_where(path)
     if "engines" in m:
         def side(e):
             options = ", ".join(f"{k}={v}" for k, v in (e.get("options") or {}).items())
-            return f"{e.get('name', '?')} ({options or 'default options'})"
+            return breakable(f"{e.get('name', '?')} ({options or 'default options'})")
         first, second = (m["engines"] + [{}, {}])[:2]
         games = f"{m.get('games', '?')}"
         if not m.get("complete", True):
@@ -129,7 +143,8 @@ def match_row(path, m):
     else:
         first = {"name": m.get("engine", "?")}
         options = match_options(m.get("command"), "engine")
-        side = lambda e: e["name"] + (f" ({', '.join(options)})" if options and e is first else "")
+        side = lambda e: breakable(
+            e["name"] + (f" ({', '.join(options)})" if options and e is first else ""))
         second = {"name": m.get("opponent", "?")}
         games, tc = f"{m.get('games', '?')}", m.get("time_control", "?")
         show = lambda x: "unbounded" if x is None else f"{x:+.0f}"
@@ -165,13 +180,15 @@ def nnue_matches(header, reports_root):
             "    --tc 5+0.05 --games 200 --concurrency 2 "
             "--out reports/MACHINE/match/nnue-vs-hand\n```\n\n"
             "*Its `results.json` appears in this section at the next `book/generate.sh`.*\n")
-    text = header + ("| match | first engine | second engine | games | the first's wins, draws, "
+    text = header + ("| machine, match | first engine | second engine | games | the first's wins, draws, "
                      "losses | score | Elo difference, first over second | time control |\n"
                      "| --- | --- | --- | ---: | ---: | ---: | --- | --- |\n")
     for path, m in found:
         text += match_row(path, m)
-    text += ("\nEach row as the match's own summary gives it; the machine, the commit, the "
-             "binaries and the games are in the files beside it (`results.md`, `games.pgn`). "
+    text += ("\nEach row as the match's own summary gives it, "
+             "`reports/<machine>/match/<match>/results.json` (`<match>.json` for the older tool); "
+             "the machine, the commit, the binaries and the games are in the files beside it "
+             "(`results.md`, `games.pgn`). "
              "`reports/match.py` computes the Elo interval from game pairs, each opening played "
              "with both colours (the pentanomial model); the older "
              "`crates/qbb-engine/tools/match.py` from single games.\n")

@@ -1,6 +1,6 @@
-"""Generates the measured tables of a report: one table per benchmark (the median and spread, the
-speed-up over the baseline, cycles, the naive ratio, instructions per call and per cycle, whose
-code ran), the sentences that say where their numbers come from, the overview of every benchmark,
+"""Generates the measured tables of a report: one table per benchmark (the median, the speed-up
+over the baseline with its interval, cycles, instructions per cycle, whose code ran; folded under
+it the spread of the samples, the naive ratio and the instructions per call), the sentences that say where their numbers come from, the overview of every benchmark,
 the instruction counts, the conversions between representations and the machine's own table; and
 the `tables` command, which writes another machine's tables per chapter under
 results/<machine>/ for the step-by-step sections.
@@ -10,7 +10,8 @@ import re
 from pathlib import Path
 
 from .catalogue import BACKENDS, GROUPS, label, ordered, routine_id
-from .formatting import and_list, format_fraction, format_ipc, format_noise, format_ns, format_ratio
+from .formatting import (and_list, format_fraction, format_ipc, format_noise,
+                         format_ns, format_ratio, format_speedup)
 from .inputs import HEADER, OUT, read_json, write
 from .measurements import (COUNTED_ANOTHER_COPY, by_benchmark, counted_another_copy, fastest_text,
                            instructions_of, ipc_of, is_fair, is_paired, per_call, tied_fastest,
@@ -28,15 +29,19 @@ def code_cell(row, reasons):
 
 
 def benchmark_table(rows, report, counts):
-    """One benchmark, every implementation: the median and spread, the speed-up over the baseline
-    (the headline), cycles per call, the naive ratio over the scalar reference in a column of its
-    own, the instructions of a call and per cycle, whose code ran. A column nobody fills is left
-    out (an older report has no baseline and no cycles)."""
+    """One benchmark, every implementation, in two parts. The table holds what a reader compares at
+    a glance: the median time per call, the speed-up over the baseline with its 95 % interval (the
+    headline), cycles and instructions per cycle, whose code ran. Under it, folded, each
+    implementation's detail: the fastest and slowest sample, how many samples of how many calls,
+    the naive ratio over the scalar reference and the instructions of a call. A column nobody fills
+    is left out; a report without baselines keeps its naive ratio in the table, its only ratio."""
     fair = is_fair(report)
     by_backend = {r["backend"]: r for r in rows}
     tied = {r["backend"] for r in tied_fastest(rows, report.get("noise"))}
     baseline = next((r["baseline"] for r in rows if r.get("baseline")), None)
     count = lambda r: counts.get(r["backend"])
+    other_copy = [r["backend"] for r in rows if counted_another_copy(r)
+                  and instructions_of(r, count(r)) is not None]
 
     def ns(r):
         text = format_ns(r["ns_per_op"])
@@ -46,7 +51,12 @@ def benchmark_table(rows, report, counts):
         if r["backend"] == baseline:
             return "1 (baseline)"
         ratio = r.get("speedup_vs_baseline")
-        return f"{format_ratio(ratio)}×" if ratio else ""
+        if not ratio:
+            return ""
+        interval = r.get("speedup_interval")
+        if not interval:
+            return f"{format_fraction(ratio)}×"
+        return format_speedup(ratio, interval)
 
     def naive(r):
         if r["backend"] == "scalar":
@@ -63,34 +73,41 @@ def benchmark_table(rows, report, counts):
     def spread(r):
         return f"{format_ns(r['ns_min'])} – {format_ns(r['ns_max'])}"
 
-    columns = [
-        ("implementation", "---", name),
-        ("ns per call (median)", "---:", ns),
-        ("fastest – slowest sample", "---:", spread),
-    ]
+    def instructions(r):
+        return (optional(lambda r: instructions_of(r, count(r)), format_ns)(r)
+                + (" ‡" if r["backend"] in other_copy else ""))
+
+    def ipc(r):
+        if r["backend"] in other_copy:
+            return "‡"
+        return optional(lambda r: ipc_of(r, count(r)), format_ipc)(r)
+
+    reasons = []
+    columns = [("implementation", "---", name), ("ns per call (median)", "---:", ns)]
     if fair:
-        columns.append(("speed-up over the baseline", "---:", headline))
+        paired = any(r.get("speedup_interval") for r in rows)
+        columns.append(("speed-up over the baseline" + (" (95\u00a0% interval)" if paired else ""),
+                        "---:", headline))
     if any(r.get("cycles_per_op") for r in rows):
         columns.append(("cycles per call", "---:", optional(lambda r: r.get("cycles_per_op"), format_ns)))
-    columns.append(("naive ratio: over scalar", "---:", naive))
-    other_copy = [r["backend"] for r in rows if counted_another_copy(r)
-                  and instructions_of(r, count(r)) is not None]
-    if any(instructions_of(r, count(r)) is not None for r in rows):
-        columns.append(("instructions per call", "---:", lambda r: (
-            optional(lambda r: instructions_of(r, count(r)), format_ns)(r)
-            + (" ‡" if r["backend"] in other_copy else ""))))
+    if not fair:
+        columns.append(("naive ratio: over scalar", "---:", naive))
     if any(ipc_of(r, count(r)) is not None for r in rows):
-        columns.append(("instructions per cycle", "---:", lambda r: (
-            "" if r["backend"] in other_copy else
-            optional(lambda r: ipc_of(r, count(r)), format_ipc)(r))))
-    reasons = []
+        columns.append(("instructions per cycle", "---:", ipc))
     columns.append(("code", "---", lambda r: code_cell(r, reasons)))
 
-    text = "| " + " | ".join(title for title, _, _ in columns) + " |\n"
-    text += "|" + "|".join(f" {align} " for _, align, _ in columns) + "|\n"
-    for backend in ordered(by_backend):
-        r = by_backend[backend]
-        text += "| " + " | ".join(cell(r) for _, _, cell in columns) + " |\n"
+    detail = [("implementation", "---", name), ("fastest – slowest sample, ns", "---:", spread)]
+    if any(r.get("samples") for r in rows):
+        detail.append(("samples", "---:", optional(lambda r: r.get("samples"), str)))
+    if any(r.get("calls_per_sample") for r in rows):
+        detail.append(("calls per sample", "---:",
+                       optional(lambda r: r.get("calls_per_sample"), lambda n: f"{n:,}".replace(",", " "))))
+    if fair:
+        detail.append(("naive ratio: over scalar", "---:", naive))
+    if any(instructions_of(r, count(r)) is not None for r in rows):
+        detail.append(("instructions per call", "---:", instructions))
+
+    text = measured(markdown_table(columns, [by_backend[b] for b in ordered(by_backend)]))
     # One short paragraph under the table: the baseline, a tie, the inherited rows' reasons, the
     # backends left out.
     notes = ""
@@ -104,7 +121,28 @@ def benchmark_table(rows, report, counts):
     notes += unmeasured_line([b for b in BACKENDS if b not in by_backend], report)
     if notes:
         text += "\n" + notes
+    # mdBook renders the markdown inside <details> when blank lines set it apart from the tags.
+    text += ("\n<details class=\"measured\">\n"
+             "<summary>Samples, the naive ratio and instruction counts</summary>\n\n"
+             + markdown_table(detail, [by_backend[b] for b in ordered(by_backend)])
+             + "\n</details>\n")
     return text
+
+
+def markdown_table(columns, rows):
+    """A markdown table: `columns` are (title, alignment, cell function) and `rows` its rows."""
+    text = "| " + " | ".join(title for title, _, _ in columns) + " |\n"
+    text += "|" + "|".join(f" {align} " for _, align, _ in columns) + "|\n"
+    for r in rows:
+        text += "| " + " | ".join(cell(r) for _, _, cell in columns) + " |\n"
+    return text
+
+
+def measured(table):
+    """A table of measurements in a block of its own, which the book's style keeps to one line a
+    row (`.measured` in book/theme/lab.css); mdBook renders the markdown inside an HTML block that
+    blank lines set apart."""
+    return f'<div class="measured">\n\n{table}\n</div>\n'
 
 
 def machine_line(report):
