@@ -74,6 +74,8 @@ BACKENDS = ("scalar", "swar", "sse2", "avx2", "avx512", "portable")
 FUNCTION = re.compile(r"^([^\s.].*):$")
 NOTE_RESET = "fresh arguments: "
 NOTE_LOOP = "loop: modelled as one pass"
+# A longer instruction table is folded: the chapter's prose names the instructions it discusses.
+FOLD_ABOVE = 30
 
 
 def clean_name(name):
@@ -256,11 +258,17 @@ def info_section(group, model, preds, listings, mca, cpu):
             "(`book/generate.sh` makes the listings; the nightly one needs the nightly "
             "toolchain).*")]
     info, total = instruction_info(mca, cpu, instructions)
-    lines = [title, "",
-             "| # | instruction | µops | latency | rec. throughput |",
-             "| ---: | --- | ---: | ---: | ---: |"]
+    lines = [title, ""]
+    folded = len(instructions) > FOLD_ABOVE
+    if folded:
+        lines += ["<details>", f"<summary>The {len(instructions)} instructions, with llvm-mca's "
+                  "latency and reciprocal throughput</summary>", ""]
+    lines += ["| # | instruction | µops | latency | rec. throughput |",
+              "| ---: | --- | ---: | ---: | ---: |"]
     for n, (text, (uops, latency, rthroughput)) in enumerate(zip(instructions, info), 1):
         lines.append(f"| {n} | `{shown(text)}` | {uops} | {latency} | {rthroughput:.2f} |")
+    if folded:
+        lines += ["", "</details>"]
     resets = [n[len(NOTE_RESET):] for n in p.get("notes", []) if n.startswith(NOTE_RESET)]
     lines += ["", (
         f"Latency: cycles until the result can be used; reciprocal throughput: cycles between two "
