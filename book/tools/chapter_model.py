@@ -67,7 +67,7 @@ FOLLOWED = {
     "nibble_board": ("to-nibble-board", "avx2"),
     "classical": ("from-classical", "sse2"),
     "hash": ("hash-manino", "avx2"),
-    "nnue": ("nnue-update", "avx2"),
+    "nnue": ("nnue-evaluate", "avx2"),
 }
 
 BACKENDS = ("scalar", "swar", "sse2", "avx2", "avx512", "portable")
