@@ -11,9 +11,8 @@
 #              cycles and instruction counts), the figures each chapter's prose discusses, as
 #              sentences (results/verdicts/), every machine that has a report, side by side
 #              (reports/*/results.json), once for the results page and per chapter
-#              (results/machines/, tools/other_machines.py), the Zen 3 machine's tables per chapter
-#              (results/amd-epyc-f25m1/), and the optimisation story's table (results/story.md,
-#              tools/story.py)
+#              (results/machines/, tools/other_machines.py), and the optimisation story's table
+#              (results/story.md, tools/story.py)
 #   charts/    the measured charts, copied from reports/<machine>/
 #   model/     llvm-mca's predictions of every routine on every CPU of the report's model.json,
 #              predicted against measured, and the checks of every row that differs (llvm-mca
@@ -132,9 +131,6 @@ python3 book/tools/generate.py machines "${machines[@]}"
 python3 book/tools/other_machines.py "$out/results/machines" "${machines[@]}"
 # The optimisation story: one routine, step by step, on the book's machine.
 python3 book/tools/story.py "reports/$machine" to-mailbox "$out/results/story.md"
-# The step-by-step sections add up llvm-mca's Zen 3 model by hand and set it against the Zen 3
-# machine's measurements: its tables, per chapter, whichever machine the book shows.
-python3 book/tools/generate.py tables reports/amd-epyc-f25m1
 # The dispatch chapter's fix, measured on one machine: its report before the fix, as git keeps it,
 # against the same machine's report since.
 fix_before=87e0950:reports/amd-epyc-f25m1/results.json
