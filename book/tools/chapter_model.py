@@ -202,9 +202,8 @@ def cpu_title(model, cpu):
 def zen4_note(predictions):
     """What LLVM 19 does with -mcpu=znver5, shown by the resources it names (`Zn4…`)."""
     if any(p.get("busiest_resource", {}).get("name", "").startswith("Zn4") for p in predictions):
-        return (" LLVM 19 schedules `znver5` with its Zen 4 model (the resources it names, "
-                "`Zn4…`, are Zen 4's), which splits a 512-bit operation in two where Zen 5 runs "
-                "it in one pass.")
+        return (" LLVM 19 schedules `znver5` with its Zen 4 model: its resources are `Zn4…`. "
+                "That model splits a 512-bit operation in two; Zen 5 runs it in one pass.")
     return ""
 
 
@@ -271,14 +270,15 @@ def info_section(group, model, preds, listings, mca, cpu):
         lines += ["", "</details>"]
     resets = [n[len(NOTE_RESET):] for n in p.get("notes", []) if n.startswith(NOTE_RESET)]
     lines += ["", (
-        f"Latency: cycles until the result can be used; reciprocal throughput: cycles between two "
-        f"independent issues. One call alone, from the first issue to the last retire: {total} "
-        f"cycles. Repeated as independent calls: {number(p['cycles_per_call'])} cycles per call, "
-        f"the busiest resource {p['busiest_resource']['name']} "
-        f"({number(p['busiest_resource']['cycles_per_call'])} cycles per call)"
-        + (f"; each copy starts with `{'; '.join(resets)}`, so that it does not wait for the "
-           "one before through a register the probe merely reuses" if resets else "")
-        + f". From `{Path(listing['file']).name}` ({listing['compiler']}), "
+        "Latency: cycles until the result can be used. "
+        "Reciprocal throughput: cycles between two independent issues. "
+        f"One call alone, from the first issue to the last retire: {total} cycles. "
+        f"As independent calls: {number(p['cycles_per_call'])} cycles per call; the busiest "
+        f"resource, {p['busiest_resource']['name']}, "
+        f"{number(p['busiest_resource']['cycles_per_call'])}. "
+        + (f"Each copy starts with `{'; '.join(resets)}`: no copy waits for the one before "
+           "through a reused register. " if resets else "")
+        + f"From `{Path(listing['file']).name}` ({listing['compiler']}), "
         f"`{mca} -mtriple=x86_64 -mcpu={cpu} -instruction-info`.")]
     return lines
 
@@ -299,13 +299,15 @@ def chapter_file(group, model, results, report_dir, listings, mca):
     clock = comparison.get("clock", {}).get("ghz")
     compilers = "; ".join(f"{c} ({', '.join(b)})" for c, b in comparison.get("compilers", []))
     lines.append(
-        f"Predicted: llvm-mca's model of {cpu_title(model, cpu)} (`-mcpu={cpu}`, "
-        f"{model['llvm_mca']['version']}), the probe repeated as a loop of independent calls, "
-        f"`{report_dir}/model.json` (`{model['command']}`, {model['date']}), on listings compiled "
-        f"by {compilers}. Measured: `{report_dir}/results.json`, cycles per call at "
-        f"{clock:.2f} GHz, timed with code from {comparison['measured_with']}. The busiest "
-        "resource: the execution resource the model keeps busiest, with its cycles per call."
-        + (" ↺: a loop, modelled as one pass." if loops else "")
+        f"Predicted: llvm-mca's model of {cpu_title(model, cpu)}, `-mcpu={cpu}`, "
+        f"{model['llvm_mca']['version']}. "
+        "The probe runs as a loop of independent calls. "
+        f"From `{report_dir}/model.json` (`{model['command']}`, {model['date']}). "
+        f"Its listings: {compilers}. "
+        f"Measured: `{report_dir}/results.json`, cycles per call at {clock:.2f} GHz, "
+        f"code from {comparison['measured_with']}. "
+        "Busiest resource: the unit the model keeps busiest, with its cycles per call."
+        + (" A loop (↺) is modelled as one pass." if loops else "")
         + zen4_note(group_preds))
     if group in FOLLOWED and FOLLOWED[group][0] in routines:
         lines += [""] + info_section(group, model, preds, listings, mca, cpu)
