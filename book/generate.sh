@@ -10,13 +10,14 @@
 #   results/   the measured tables of the book's machine, per chapter (reports/<machine>/: times,
 #              cycles and instruction counts), the figures each chapter's prose discusses, as
 #              sentences (results/verdicts/), every machine that has a report, side by side
-#              (reports/*/results.json), and the Zen 3 machine's tables per chapter
-#              (results/amd-epyc-f25m1/), which the step-by-step sections set llvm-mca's Zen 3
-#              model against, and the optimisation story's table (results/story.md, tools/story.py)
+#              (reports/*/results.json), once for the results page and per chapter
+#              (results/machines/, tools/other_machines.py), and the optimisation story's table
+#              (results/story.md, tools/story.py)
 #   charts/    the measured charts, copied from reports/<machine>/
 #   model/     llvm-mca's predictions of every routine on every CPU of the report's model.json,
 #              predicted against measured, and the checks of every row that differs (llvm-mca
-#              run again on the probes of the listings below)
+#              run again on the probes of the listings below), and per chapter the model of the
+#              book's machine's CPU its step-by-step reads (model/chapters/, tools/chapter_model.py)
 #   nnue/      the NNUE chapter's excerpts of the sources, the network built into the engine
 #              (crates/qbb-engine/nets/default.nnue) and the matches of reports/*/match/ that set
 #              `Use NNUE` or `EvalFile`                                 (tools/generate.py nnue)
@@ -126,11 +127,10 @@ for report in reports/*/results.json; do
     machines+=("$(dirname "$report")")
 done
 python3 book/tools/generate.py machines "${machines[@]}"
+# Per chapter, every machine side by side: each one's speed-ups over its own baseline, folded.
+python3 book/tools/other_machines.py "$out/results/machines" "${machines[@]}"
 # The optimisation story: one routine, step by step, on the book's machine.
 python3 book/tools/story.py "reports/$machine" to-mailbox "$out/results/story.md"
-# The step-by-step sections add up llvm-mca's Zen 3 model by hand and set it against the Zen 3
-# machine's measurements: its tables, per chapter, whichever machine the book shows.
-python3 book/tools/generate.py tables reports/amd-epyc-f25m1
 # The dispatch chapter's fix, measured on one machine: its report before the fix, as git keeps it,
 # against the same machine's report since.
 fix_before=87e0950:reports/amd-epyc-f25m1/results.json
@@ -145,6 +145,10 @@ python3 book/tools/generate.py inlining-fix "$tmp/before-fix.json" \
 echo "generate: the model of reports/$machine" >&2
 rm -rf "$out/model"
 python3 book/tools/generate.py model "reports/$machine" "${listings[@]}"
+# Per chapter, the model of the book's machine's CPU that its step-by-step reads: every backend's
+# prediction beside the measurement, and the instructions of the backend it follows, taken from
+# the listing made above by the compiler the model's listings came from.
+python3 book/tools/chapter_model.py "reports/$machine" "$out/model/chapters" "${listings[@]}"
 
 # ---- nnue: the chapter's source excerpts, the embedded network, what the network bought --------
 rm -rf "$out/nnue"
