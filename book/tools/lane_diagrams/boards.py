@@ -1,0 +1,138 @@
+"""Chapters 16 to 18: other board representations, hashing, the NNUE accumulator."""
+import sys
+
+
+from .quad import *
+from .svg import *
+
+
+# ---- 9. the NNUE accumulator in YMM registers (chapter 18) --------------------------------------
+
+def nnue_accumulator():
+    sys.dont_write_bytecode = True  # no __pycache__ beside the tools
+    import nnue_net as nn
+
+    net, _, _ = nn.read_network()
+    if any(net.weights()):
+        weights = "the network built into the engine"
+    else:
+        net = nn.tame_network()
+        weights = ("the conformance kit's random network, weights -128 to 127 (the engine's own "
+                   "network is still all zeros)")
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R"
+    e5, f7 = square("e5"), square("f7")
+    before = nn.relative_codes(kiwipete)
+    assert nn.relative_name(before[e5]) == "our knight" and nn.relative_name(before[f7]) == "their pawn"
+    after = list(before)
+    after[e5], after[f7] = 0, before[e5]
+    acc = nn.refresh(before, net)
+    moved, edits = nn.update(acc, before, after, net)
+    assert moved == nn.refresh(after, net), "the update must equal a refresh"
+    # avx2's order: the rows that leave, then the rows that arrive (`edit`'s `out`, then `into`)
+    us_edits = sorted(edits[0], key=lambda e: e[0] != "-")
+    them_edits = sorted(edits[1], key=lambda e: e[0] != "-")
+    assert [e[0] for e in us_edits] == ["-", "-", "+"]
+
+    # The forward pass in avx2's grouping: sixteen registers of sixteen lanes, vpmaddwd pairs
+    # added into eight i32 lanes, then folded.
+    sums = [0] * 8
+    for side in (0, 1):
+        for r in range(8):
+            x = moved[side][16 * r:16 * r + 16]
+            w = net.output[side][16 * r:16 * r + 16]
+            v = [min(max(a, 0), nn.QA) for a in x]
+            vw = [nn.wrap16(a * b) for a, b in zip(v, w)]
+            madd = [nn.wrap32(v[2 * i] * vw[2 * i] + v[2 * i + 1] * vw[2 * i + 1]) for i in range(8)]
+            sums = [nn.wrap32(a + b) for a, b in zip(sums, madd)]
+    halves = [nn.wrap32(sums[i] + sums[i + 4]) for i in range(4)]
+    total = nn.wrap32(nn.wrap32(halves[0] + halves[2]) + nn.wrap32(halves[1] + halves[3]))
+    assert total == nn.forward_sum(moved, net), "avx2's order must give the scalar sum"
+    cp = nn.finish(total, net)
+
+    svg = Svg(W, "The NNUE accumulator in eight YMM registers: a move's rows, then the forward pass")
+    y = title(svg, "avx2 NNUE: one accumulator in eight YMM registers, a move's rows, the "
+              "forward pass",
+              f"Kiwipete, white to move, 1. Nxf7 (e5f7); the side to move's accumulator, us. "
+              f"Weights: {weights}.")
+
+    # 1. the accumulator as eight registers, a heat map of its 128 lanes
+    y = svg.para(10, y + 2, "1. nnue_refresh: acc.us = the bias + one row per piece, 128 "
+                 "lanes of i16; ymm k holds lanes 16k to 16k + 15, lane 0 on the left.", size=12)
+    x0, cw, ch = 70, 24, 12
+    scale = max(1, max(abs(a) for a in acc[0]))
+    svg.text(x0 + cw / 2, y + 8, "0", size=9, anchor="middle", fill="#555")
+    svg.text(x0 + 15.5 * cw, y + 8, "15", size=9, anchor="middle", fill="#555")
+    y += 12
+    for k in range(8):
+        yy = y + k * (ch + 3)
+        svg.text(x0 - 8, yy + 10, f"ymm{k}", size=10.5, mono=True, anchor="end", weight="bold")
+        for i in range(16):
+            a = acc[0][16 * k + i]
+            fill = mix(PLANE[0] if a < 0 else PLANE[1], abs(a) / scale)
+            svg.rect(x0 + i * cw, yy, cw, ch, fill=fill, stroke=FAINT, sw=0.5)
+    svg.rect(x0 - 1.5, y - 1.5, 8 * cw + 3, ch + 3, fill="none", stroke=INK, sw=1.6)
+    y += 8 * (ch + 3) + 6
+    y = svg.para(x0, y + 8, f"Blue below zero, orange above, full colour at {scale}. Framed: "
+                 "lanes 0 to 7, followed below. acc.them takes ymm8 to ymm15: the two "
+                 "accumulators fill all sixteen YMM registers of AVX2.", size=10.5, fill="#444")
+
+    # the rows of a table of eight lanes: a label of two lines, then the values
+    lx, vx, vw = 8, 178, 36
+
+    def lanes_row(y, op, note, values, fill="#fff", wide=False, frame=False):
+        svg.text(lx, y + 11, op, size=10.5, mono=True, weight="bold")
+        svg.text(lx, y + 23, note, size=9.5, fill="#555")
+        per = 2 * vw if wide else vw
+        for i, a in enumerate(values):
+            svg.rect(vx + i * per + 1, y, per - 2, 20, fill=fill, stroke=INK if frame else GREY,
+                     sw=1.4 if frame else 0.8)
+            svg.text(vx + i * per + per / 2, y + 14, a, size=9, anchor="middle", mono=True)
+        return y + 31
+
+    def lane_numbers(y):
+        for i in range(8):
+            svg.text(vx + i * vw + vw / 2, y, f"lane {i}", size=8.5, anchor="middle", fill="#555")
+        return y + 6
+
+    def what(code, sq):
+        return f"{nn.relative_name(code)} on {nn.square_name(sq)}"
+
+    # 2. the move's edits
+    y = svg.para(10, y + 12, "2. nnue_update: e5 goes from our knight to empty, f7 from their "
+                 "pawn to our knight. Two rows out, one in; each row is one instruction per "
+                 "register, the row a memory operand. Lanes 0 to 7 of ymm0:", size=12)
+    y = lane_numbers(y + 4)
+    y = lanes_row(y, "ymm0", "before the move", acc[0][:8], fill=LIGHT[0])
+    for sign, f, sq, code in us_edits:
+        op = ("vpsubw" if sign == "-" else "vpaddw") + f" ymm0, [row {f}]"
+        verb = "leaves" if sign == "-" and code & 1 else "is taken" if sign == "-" else "arrives"
+        y = lanes_row(y, op, f"{what(code, sq)} {verb}", net.rows[f][:8])
+    y = lanes_row(y, "ymm0", "after: equal to a refresh", moved[0][:8], fill=LIGHT[0],
+                  frame=True)
+    them_rows = ", ".join(f"{'-' if s == '-' else '+'}row {f}" for s, f, _, _ in them_edits)
+    y = svg.para(10, y + 10, f"[row f]: the network's row f, 256 bytes at W + 256 f; ymm k "
+                 f"reads its bytes 32k to 32k + 31. The same three instructions edit ymm1 to "
+                 f"ymm7; acc.them, on the mirrored board, takes {them_rows} in ymm8 to ymm15.",
+                 size=10.5, fill="#444")
+
+    # 3. the forward pass on the same eight lanes
+    x = moved[0][:8]
+    w = net.output[0][:8]
+    v = [min(max(a, 0), nn.QA) for a in x]
+    vwp = [nn.wrap16(a * b) for a, b in zip(v, w)]
+    madd = [v[2 * i] * vwp[2 * i] + v[2 * i + 1] * vwp[2 * i + 1] for i in range(4)]
+    y = svg.para(10, y + 12, "3. nnue_evaluate: SCReLU and the output layer, v · v · w "
+                 "summed, in two multiplies. The same lanes after the move:", size=12)
+    y = lane_numbers(y + 4)
+    y = lanes_row(y, "vpmaxsw, vpminsw", "v = x clamped to 0 .. 255", v, fill=LIGHT[2])
+    y = lanes_row(y, "[output row 0]", "w: the output weights of us", w)
+    y = lanes_row(y, "vpmullw", "v · w, its low 16 bits", vwp)
+    y = lanes_row(y, "vpmaddwd", "v · (v · w), pairs added: i32", madd, fill=LIGHT[1], wide=True)
+    y = svg.para(10, y + 10, f"Sixteen registers, eight of us against output row 0 and eight "
+                 f"of them against row 1, vpaddd into one register of eight i32 sums; "
+                 f"vextracti128, vpaddd, vpshufd, vpaddd, vpshufd, vpaddd and vmovd fold them "
+                 f"to {total}. Network::finish: ({total} / 255 + {net.output_bias}) · 400 / "
+                 f"(255 · 64) = {cp} cp for the side that moved. The scalar loop adds the 256 "
+                 f"products one at a time, in another order, and reaches the same {total}: "
+                 f"wrapping i32 addition is associative.", size=11)
+    return svg.render()

@@ -1,0 +1,144 @@
+"""Chapters 1 to 4: the quad in registers, reading, writing and splitting it."""
+
+from .quad import *
+from .svg import *
+
+
+# ---- 1. the quad in registers (chapter 1) --------------------------------------------------------
+
+def quad_registers():
+    svg = Svg(W, "The quad in memory, in two XMM registers and in one YMM register")
+    y = title(svg, "The quad in memory and in registers",
+              "Quad { bb: [u64; 4] } is 32 bytes: byte 8p + r holds rank r + 1 of plane p, file "
+              "a in bit 0. Lane 0 is drawn on the left, at the lowest address, as memory holds "
+              "it.")
+    x0, cw = 66, 12.5  # byte 0's left edge, the width of one byte
+    names = ["black", "P B Q", "N B K", "R Q K"]
+    for p in range(4):
+        cx = x0 + (8 * p + 4) * cw
+        svg.text(cx, y + 12, f"bb{p}", size=11.5, anchor="middle", fill=PLANE[p],
+                 weight="bold")
+        svg.text(cx, y + 25, names[p], size=10, anchor="middle", fill=PLANE[p])
+    y += 32
+    svg.text(x0 - 6, y + 14, "memory", size=11.5, weight="bold", anchor="end")
+    for k in range(32):
+        svg.rect(x0 + k * cw, y, cw, 20, fill=LIGHT[k // 8], stroke="#fff", sw=1)
+    for p in range(4):
+        svg.rect(x0 + 8 * p * cw, y, 8 * cw, 20, fill="none", stroke=PLANE[p], sw=2)
+    svg.text(x0, y + 32, "rank 1 .. 8: one byte each", size=10, fill="#555")
+    svg.text(x0 + 32 * cw, y + 32, "byte 31", size=10, fill="#555", anchor="end")
+
+    def register(y, name, first, count):
+        """A register over bytes first .. first + count, one box per 64-bit lane."""
+        svg.text(x0 + first * cw - 6, y + 17, name, size=11.5, weight="bold", mono=True,
+                 anchor="end")
+        for lane in range(count // 8):
+            p = first // 8 + lane
+            x = x0 + (first + 8 * lane) * cw
+            svg.rect(x, y, 8 * cw, 26, fill=LIGHT[p], stroke=PLANE[p], sw=2)
+            svg.text(x + 4 * cw, y + 17, f"lane {lane}: bb{p}", size=11, anchor="middle")
+
+    y += 58
+    y = svg.para(10, y, "sse2: two registers, [bb0, bb1] and [bb2, bb3]", size=12)
+    register(y, "xmm0", 0, 16)
+    register(y + 32, "xmm1", 16, 16)
+    y += 84
+    y = svg.para(10, y, "avx2: one register, lane p = plane p (one aligned load)", size=12)
+    register(y, "ymm0", 0, 32)
+    half = x0 + 16 * cw
+    svg.line(half, y - 6, half, y + 32, stroke=INK, sw=3)
+    svg.text(x0 + 8 * cw, y + 44, "low 128-bit half", size=10.5, anchor="middle")
+    svg.text(x0 + 24 * cw, y + 44, "high 128-bit half", size=10.5, anchor="middle")
+    y += 66
+    y = svg.para(10, y, "Shifts and logic act on each 64-bit lane (vpsllq, vpand): four planes "
+                 "per instruction. Byte shuffles and unpacks stay inside a 128-bit half "
+                 "(vpshufb, vpunpcklbw); vpermq crosses it.", size=12)
+    return svg.render()
+
+
+# ---- 2. the vertical nibble: piece_at in one register (chapter 1) --------------------------------
+
+def piece_at_nibble():
+    quad = quad_of(START)
+    sq = square("e1")
+    shift = 63 - sq
+    shifted = [(bb << shift) & MASK64 for bb in quad]
+    signs = 0
+    for p, bb in enumerate(shifted):
+        for k in range(8):
+            signs |= ((bb >> (8 * k + 7)) & 1) << (8 * p + k)
+    nibble = ((signs & 0x8080_8080) * 0x0020_4081 & 0xFFFF_FFFF) >> 28
+    reference = sum(((quad[p] >> sq) & 1) << p for p in range(4))
+    assert nibble == reference == 0b1100, (nibble, reference)
+
+    svg = Svg(W, "piece_at(e1) in one YMM register: vpsllq, vpmovmskb, a multiply")
+    y = title(svg, "avx2 piece_at(e1): the four bits of square 4 come from the four lanes",
+              "Each lane drawn as 64 bits, bit 63 on the left; the start position.")
+    x0, cw, ch = 70, 6, 13  # bit 63's left edge, one bit's width and height
+
+    def lanes(y, values, mark):
+        for p in range(4):
+            yy = y + p * (ch + 5)
+            svg.text(x0 - 8, yy + 10.5, f"bb{p}", size=11, mono=True, anchor="end",
+                     fill=PLANE[p], weight="bold")
+            for b in range(64):
+                x = x0 + (63 - b) * cw
+                on = (values[p] >> b) & 1
+                fill = PLANE[p] if on else "#fff"
+                if b == mark:
+                    continue
+                svg.rect(x, yy, cw, ch, fill=fill, stroke=FAINT, sw=0.5)
+            x = x0 + (63 - mark) * cw
+            on = (values[p] >> mark) & 1
+            svg.rect(x - 1.5, yy - 1.5, cw + 3, ch + 3, fill=HIGHLIGHT, stroke=INK, sw=1.2)
+            svg.rect(x + 1, yy + 1, cw - 2, ch - 2, fill=PLANE[p] if on else "#fff",
+                     stroke="none")
+            for k in range(1, 8):
+                svg.line(x0 + 8 * k * cw, yy, x0 + 8 * k * cw, yy + ch, stroke=GREY, sw=0.8)
+        bottom = y + 4 * (ch + 5) + 6
+        svg.text(x0, bottom, "bit 63", size=9.5, fill="#555")
+        svg.text(x0 + 64 * cw, bottom, "bit 0", size=9.5, anchor="end", fill="#555")
+        return bottom + 8
+
+    def step(y, instruction, note):
+        svg.line(x0 + 14, y, x0 + 14, y + 20, arrow=True)
+        svg.text(x0 + 24, y + 9, instruction, size=11.5, mono=True, weight="bold")
+        return svg.para(x0 + 24, y + 24, note, size=11, fill="#444") + 4
+
+    y = svg.para(10, y + 4, "ymm = the quad, lane p = plane p; e1 is bit 4 of every lane "
+                 "(framed):", size=12)
+    y = lanes(y + 2, quad, sq)
+    y = step(y, f"vpsllq ymm, {shift}", "63 - sq: bit 4 becomes bit 63, the top bit of each "
+             "lane")
+    y = lanes(y + 2, shifted, 63)
+    y = step(y, "vpmovmskb eax, ymm", "the top bit of each of the 32 bytes, bit 31 on the "
+             "left")
+    mw = 12
+    svg.text(x0 - 8, y + 10.5, "eax", size=11, mono=True, weight="bold", anchor="end")
+    for b in range(32):
+        x = x0 + (31 - b) * mw
+        on = (signs >> b) & 1
+        fill = PLANE[b // 8] if on else "#fff"
+        if b % 8 == 7:
+            svg.rect(x - 1.5, y - 1.5, mw + 3, ch + 3, fill=HIGHLIGHT, stroke=INK, sw=1.2)
+            svg.rect(x + 1.5, y + 1.5, mw - 3, ch - 3, fill=fill, stroke="none")
+            svg.text(x + mw / 2, y + ch + 12, b, size=9.5, anchor="middle", mono=True)
+        else:
+            svg.rect(x, y, mw, ch, fill=fill, stroke=FAINT, sw=0.5)
+    for k in range(1, 4):
+        svg.line(x0 + 8 * k * mw, y, x0 + 8 * k * mw, y + ch, stroke=GREY, sw=0.8)
+    y = svg.para(x0, y + ch + 28, f"= {signs:#010x}: bits 7, 15, 23, 31 are the top bits of "
+                 "lanes 0, 1, 2, 3", size=11, fill="#444") + 2
+    y = step(y, "and 0x80808080; imul 0x00204081; shr 28",
+             "the four bits, side by side in the top nibble, then shifted down")
+    svg.text(x0 - 8, y + 15, "al", size=11, mono=True, weight="bold", anchor="end")
+    for i in range(4):
+        p = 3 - i
+        x = x0 + i * 28
+        on = (nibble >> p) & 1
+        svg.rect(x, y, 28, 21, fill=PLANE[p] if on else "#fff", stroke=INK, sw=1.2)
+        svg.text(x + 14, y + 15, on, size=13, anchor="middle", mono=True,
+                 fill="#fff" if on else INK)
+        svg.text(x + 14, y + 33, f"bb{p}", size=10, anchor="middle", fill=PLANE[p])
+    svg.text(x0 + 124, y + 15, f"= {nibble:04b}B = {nibble:X}: the white king", size=12.5)
+    return svg.render()
