@@ -22,6 +22,8 @@ DIAGRAMS = {
     "pshufb-popcount.svg": nibbles.pshufb_popcount,
     "nnue-accumulator.svg": boards.nnue_accumulator,
     "nibble-borrow.svg": nibbles.nibble_borrow,
+    "slider-lanes.svg": attacks.slider_lanes,
+    "knight-lanes.svg": attacks.knight_lanes,
 }
 
 

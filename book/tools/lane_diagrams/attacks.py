@@ -2,6 +2,7 @@
 
 from .quad import *
 from .svg import *
+from . import real
 
 
 # ---- 5. Kogge-Stone over four planes (chapter 9) ---------------------------------------------------
@@ -113,4 +114,148 @@ def isenberg_diagram():
              "gives check and these are the squares to block on. Black: between holds one white "
              "piece, the knight on g4, a discovered checker. The pins on c3 and f7 come from "
              "the diagonal lines.", size=11.5)
+    return svg.render()
+
+
+def board_row(svg, y, label, subs, heads, fills, letters, colour=INK):
+    """One register as four mini boards, lane 0 on the left; returns the y below."""
+    row_label(svg, y, label, subs, colour=colour, mono=True)
+    for c, head, fill_of in zip(COLS, heads, fills):
+        mini_board(svg, c, y, CELL, fill_of, letters, label=head, label_size=9.5)
+    return y + BW + 14
+
+
+def lanes_shift(bbs, counts, left):
+    return [((b << n) & MASK64) if left else b >> n for b, n in zip(bbs, counts)]
+
+
+# ---- chapter 10: eight directions in two registers ------------------------------------------------
+
+UP_WRAP = [MASK64, NOT_A, NOT_A, NOT_H]
+DOWN_WRAP = [MASK64, NOT_H, NOT_H, NOT_A]
+STEP = [8, 1, 9, 7]
+
+
+def rays_of(sliders, empty, left):
+    """avx2's Rays: three doubling steps of a Kogge-Stone fill per lane, then one step more."""
+    wrap = UP_WRAP if left else DOWN_WRAP
+    steps = [[k * s for s in STEP] for k in (1, 2, 4)]
+    pro = [empty & w for w in wrap]
+    pros = [pro]
+    for k in range(2):
+        pros.append([p & q for p, q in zip(pros[-1], lanes_shift(pros[-1], steps[k], left))])
+    fill = list(sliders)
+    for pro, step in zip(pros, steps):
+        fill = [f | (p & s) for f, p, s in zip(fill, pro, lanes_shift(fill, step, left))]
+    return [s & w for s, w in zip(lanes_shift(fill, steps[0], left), wrap)]
+
+
+def slider_lanes():
+    run = real.Output("slider-attacks", "avx2")
+    board = run.grid("board")
+    letters = [c if c != "." else "" for c in board]
+    orth, diag = run.bitboard("white orth"), run.bitboard("white diag")
+    empty = run.bitboard("empty")
+    sliders = [orth, orth, diag, diag]
+    up, down = rays_of(sliders, empty, True), rays_of(sliders, empty, False)
+    for lanes, steps in ((up, STEP), (down, [-s for s in STEP])):
+        for s, r, n in zip(sliders, lanes, steps):
+            wrap = NOT_A if n in (1, 9, -7) else NOT_H if n in (-1, -9, 7) else MASK64
+            assert r == ray(s, empty, n, wrap), "avx2's rays must be the slow fill's"
+    attacks = 0
+    for r in up + down:
+        attacks |= r
+    assert attacks == run.bitboard("white attacks"), "the figure must match avx2's routine"
+
+    svg = Svg(W, "slider_attacks in two YMM registers: eight directions, one lane each")
+    y = title(svg, "avx2 slider_attacks: one register shifts left, one right, by a count per "
+              "lane", "The chapter's position, the white sliders: orth = d5 and b1 (the rook "
+              "and the queen), diag = b1. Lanes 0, 1 take orth, lanes 2, 3 diag.")
+    kinds = [PLANE[3], PLANE[3], PLANE[1], PLANE[1]]
+    lights = [LIGHT[3], LIGHT[3], LIGHT[1], LIGHT[1]]
+
+    def fills(lanes):
+        def fill_of(lane):
+            def f(s):
+                if (sliders[lane] >> s) & 1:
+                    return kinds[lane]
+                if (lanes[lane] >> s) & 1:
+                    return HIGHLIGHT if not (empty >> s) & 1 else lights[lane]
+                return "#fff"
+            return f
+        return [fill_of(lane) for lane in range(4)]
+
+    y += 14
+    y = board_row(svg, y, "vpsllvq", ["counts", "8, 1, 9, 7:", "north, east,", "NE, NW"],
+                  ["N: << 8", "E: << 1", "NE: << 9", "NW: << 7"], fills(up), letters)
+    y = board_row(svg, y + 6, "vpsrlvq", ["the same", "counts: south,", "west, SW, SE"],
+                  ["S: >> 8", "W: >> 1", "SW: >> 9", "SE: >> 7"], fills(down), letters)
+    row_label(svg, y + 6, "vpor", ["the eight", "lanes folded"], mono=True)
+    mini_board(svg, COLS[0], y + 6, CELL,
+               lambda s: HIGHLIGHT if ((attacks & ~empty) >> s) & 1 else
+               LIGHT[0] if (attacks >> s) & 1 else "#fff", letters)
+    svg.para(COLS[1], y + 20, "Each lane runs the fill of chapter 9 in its own direction: the "
+             "three doubling steps and one step more shift by 1, 2, 4 and 1 times the lane's "
+             "count, and the lane's wrap mask cuts what crosses the board's edge. Yellow: the "
+             "first piece a ray meets, attacked whatever its colour. The union is the white "
+             "attacks of qbb show --routine slider-attacks --backend avx2.", size=11,
+             width=W - COLS[1] - 8)
+    return svg.render()
+
+
+# ---- chapter 11: eight knight jumps in one register -------------------------------------------------
+
+NOT_AB, NOT_GH = 0xFCFC_FCFC_FCFC_FCFC, 0x3F3F_3F3F_3F3F_3F3F
+JUMPS = [10, 17, 15, 6]
+JUMP_MASKS = {True: [NOT_AB, NOT_A, NOT_H, NOT_GH], False: [NOT_GH, NOT_H, NOT_A, NOT_AB]}
+FILE_NAMES = {NOT_AB: "not a, b", NOT_A: "not a", NOT_H: "not h", NOT_GH: "not g, h"}
+
+
+def knight_lanes():
+    run = real.Output("knight-attacks", "avx2")
+    letters = [c if c != "." else "" for c in run.grid("board")]
+    (_, black_grid), (_, black_attacks) = run.blocks[1][2], run.blocks[1][3]
+    knights = sum(1 << s for s, c in enumerate(black_grid) if c == "x")
+    shifted = {up: lanes_shift([knights] * 4, JUMPS, up) for up in (True, False)}
+    kept = {up: [b & m for b, m in zip(shifted[up], JUMP_MASKS[up])] for up in (True, False)}
+    attacks = 0
+    for lanes in kept.values():
+        for b in lanes:
+            attacks |= b
+    assert attacks == sum(1 << s for s, c in enumerate(black_attacks) if c == "x"), \
+        "the figure must match avx2's knight_attacks"
+    cut = [square_name(s) for up in (True, False) for b, k in zip(shifted[up], kept[up])
+           for s in range(64) if (b & ~k) >> s & 1]
+
+    svg = Svg(W, "knight_attacks in one YMM register: four jumps up, four down, a wrap mask each")
+    y = title(svg, "avx2 knight_attacks: a shift count and a wrap mask per lane",
+               "The black knights of the chapter's picture, b6 and f6, broadcast to the four "
+               f"lanes; b6 is near the edge, so {len(cut)} of its jumps wrap.")
+
+    def fills(up):
+        def fill_of(lane):
+            def f(s):
+                if (knights >> s) & 1:
+                    return PLANE[2]
+                if (kept[up][lane] >> s) & 1:
+                    return LIGHT[2]
+                if (shifted[up][lane] >> s) & 1:
+                    return PLANE[3]
+                return "#fff" if (JUMP_MASKS[up][lane] >> s) & 1 else "#eee"
+            return f
+        return [fill_of(lane) for lane in range(4)]
+
+    heads = lambda op, up: [f"{op} {n}, {FILE_NAMES[m]}" for n, m in zip(JUMPS, JUMP_MASKS[up])]
+    y = board_row(svg, y + 14, "vpsllvq", ["counts 10,", "17, 15, 6;", "vpand the", "masks"],
+                  heads("<<", True), fills(True), letters)
+    y = board_row(svg, y + 6, "vpsrlvq", ["the same", "counts;", "vpand the", "masks"],
+                  heads(">>", False), fills(False), letters)
+    row_label(svg, y + 6, "vpor, fold", ["the eight", "lanes into", "one set"], mono=True)
+    mini_board(svg, COLS[0], y + 6, CELL,
+               lambda s: PLANE[2] if (knights >> s) & 1 else
+               LIGHT[2] if (attacks >> s) & 1 else "#fff", letters)
+    svg.para(COLS[1], y + 20, f"Grey: the files a lane's mask clears. Red: a jump that wrapped "
+             f"round the board's edge ({', '.join(cut)}), cleared by its lane's mask. The union, "
+             f"{bin(attacks).count('1')} squares, is what qbb show --routine knight-attacks "
+             "--backend avx2 prints for the black knights.", size=11, width=W - COLS[1] - 8)
     return svg.render()
