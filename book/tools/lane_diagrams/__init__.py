@@ -24,6 +24,8 @@ DIAGRAMS = {
     "nibble-borrow.svg": nibbles.nibble_borrow,
     "slider-lanes.svg": attacks.slider_lanes,
     "knight-lanes.svg": attacks.knight_lanes,
+    "set-piece-lanes.svg": registers.set_piece_lanes,
+    "move-delta-lanes.svg": mailbox.move_delta_lanes,
 }
 
 

@@ -2,6 +2,7 @@
 
 from .quad import *
 from .svg import *
+from . import real
 
 
 # ---- 1. the quad in registers (chapter 1) --------------------------------------------------------
@@ -141,4 +142,55 @@ def piece_at_nibble():
                  fill="#fff" if on else INK)
         svg.text(x + 14, y + 33, f"bb{p}", size=10, anchor="middle", fill=PLANE[p])
     svg.text(x0 + 124, y + 15, f"= {nibble:04b}B = {nibble:X}: the white king", size=12.5)
+    return svg.render()
+
+
+# ---- chapter 2: one clear and one select over four lanes -----------------------------------------
+
+def plane_masks(code):
+    """Row `code` of avx2's PLANE_MASKS: lane p all ones when the code has bit p."""
+    return [MASK64 if (code >> p) & 1 else 0 for p in range(4)]
+
+
+def set_piece_avx2(quad, sq, code):
+    bit = [1 << sq] * 4  # vpbroadcastq
+    cleared = [~b & q for b, q in zip(bit, quad)]  # vpandn
+    kept = [b & m for b, m in zip(bit, plane_masks(code & 15))]  # vpand with the row
+    return bit, cleared, kept, [c | k for c, k in zip(cleared, kept)]  # vpor
+
+
+def set_piece_lanes():
+    run = real.Output("set-piece", "avx2")
+    before = run.quad(0)
+    sq, code = square("b8"), 0b1010
+    bit, cleared, kept, after = set_piece_avx2(before, sq, code)
+    *_, both = set_piece_avx2(after, square("c7"), 0)
+    assert both == run.quad(1), "the figure must match avx2's set_piece"
+
+    svg = Svg(W, "set_piece(b8, 1010B) in one YMM register: a clear and a select in four lanes")
+    y = title(svg, "avx2 set_piece(b8, 1010B): clear the square, then select the code's planes",
+              "The chapter's picture; rank 8 of each 64-bit lane (bits 56 to 63); the other "
+              "ranks pass unchanged. b8 framed.")
+    rank, f = sq // 8, sq % 8
+    heads = [(f"lane {p}: bb{p}", PLANE[p]) for p in range(4)]
+    y = strip_heads(svg, y + 4, heads)
+    mask_fill = ["#555"] * 4
+    y = strip_row(svg, y, "square", "1 << 57, ×4", bit, rank, ["#555"] * 4, f)
+    y = strip_row(svg, y, "quad", "before", before, rank, PLANE, f)
+    y = step(svg, 60, y - 6, "vpandn ymm1, ymm0, [quad]", "!square & quad: b8 cleared in "
+             "every plane, whatever was there (the black rook)")
+    y = strip_row(svg, y, "cleared", None, cleared, rank, PLANE, f)
+    masks = plane_masks(code)
+    y = svg.para(10, y + 4, f"PLANE_MASKS[{code}], one 32-byte row per code: lane p all ones "
+                 f"where bit p of {code:04b}B is set.", size=11, fill="#444")
+    y = strip_row(svg, y + 2, "row 10", "the masks", masks, rank, mask_fill, f)
+    y = step(svg, 60, y - 6, "vpand ymm0, ymm0, [row 10]", "square & masks: b8 kept in the "
+             "planes the code selects, 1 and 3")
+    y = strip_row(svg, y, "kept", None, kept, rank, PLANE, f)
+    y = step(svg, 60, y - 6, "vpor ymm0, ymm0, ymm1", "the new quad, stored in one 32-byte "
+             "store")
+    y = strip_row(svg, y, "after", "b8 = 1010B, Q", after, rank, PLANE, f, frame=True)
+    svg.para(10, y + 6, "The same eleven instructions clear c7 with row 0, all zeros; both "
+             "writes give the planes qbb show --routine set-piece --backend avx2 prints.",
+             size=11.5)
     return svg.render()

@@ -169,3 +169,42 @@ def lane_label(svg, y, name, sub=None, colour=INK):
     svg.text(8, y + 14, name, size=11.5, weight="bold", mono=True, fill=colour)
     if sub:
         svg.text(8, y + 27, sub, size=9.5, fill="#555")
+
+
+# Four 64-bit lanes side by side, each drawn as one rank of the board, a to h: the registers of
+# the figures that follow one square's byte through a few instructions.
+SX, SC, SGAP = 96, 10.5, 10
+
+
+def strip_x(lane):
+    return SX + lane * (8 * SC + SGAP)
+
+
+def strip_heads(svg, y, heads):
+    """The lanes' names over the strips, and the files under them; returns the y below."""
+    for lane, (head, colour) in enumerate(heads):
+        x = strip_x(lane)
+        svg.text(x + 4 * SC, y + 10, head, size=10, anchor="middle", weight="bold", fill=colour)
+        for f in range(8):
+            svg.text(x + f * SC + SC / 2, y + 23, "abcdefgh"[f], size=8, anchor="middle",
+                     mono=True, fill="#555")
+    return y + 27
+
+
+def strip_row(svg, y, name, sub, values, rank, colours, marked=None, frame=False):
+    """One register: lane p's byte `rank` as eight cells, set bits in colours[p]; the square
+    `marked` framed. Returns the y below."""
+    svg.text(8, y + 11, name, size=11, weight="bold", mono=True)
+    if sub:
+        svg.text(8, y + 23, sub, size=9.5, fill="#555")
+    for lane, value in enumerate(values):
+        x = strip_x(lane)
+        for f in range(8):
+            on = (value >> (8 * rank + f)) & 1
+            svg.rect(x + f * SC, y, SC, 14, fill=colours[lane] if on else "#fff",
+                     stroke=FAINT, sw=0.6)
+        if marked is not None:
+            svg.rect(x + marked * SC, y, SC, 14, fill="none", stroke=INK, sw=1.3)
+        svg.rect(x, y, 8 * SC, 14, fill="none", stroke=INK if frame else GREY,
+                 sw=1.4 if frame else 0.8)
+    return y + 31
