@@ -26,6 +26,8 @@ DIAGRAMS = {
     "knight-lanes.svg": attacks.knight_lanes,
     "set-piece-lanes.svg": registers.set_piece_lanes,
     "move-delta-lanes.svg": mailbox.move_delta_lanes,
+    "piece-sets-lanes.svg": registers.piece_sets_lanes,
+    "hex-sets-lanes.svg": registers.hex_sets_lanes,
 }
 
 

@@ -117,14 +117,6 @@ def isenberg_diagram():
     return svg.render()
 
 
-def board_row(svg, y, label, subs, heads, fills, letters, colour=INK):
-    """One register as four mini boards, lane 0 on the left; returns the y below."""
-    row_label(svg, y, label, subs, colour=colour, mono=True)
-    for c, head, fill_of in zip(COLS, heads, fills):
-        mini_board(svg, c, y, CELL, fill_of, letters, label=head, label_size=9.5)
-    return y + BW + 14
-
-
 def lanes_shift(bbs, counts, left):
     return [((b << n) & MASK64) if left else b >> n for b, n in zip(bbs, counts)]
 

@@ -73,3 +73,8 @@ def ray(gen, empty, step, wrap):
 
 def square_name(sq):
     return "abcdefgh"[sq % 8] + str(sq // 8 + 1)
+
+
+def quad_of_nibbles(codes):
+    """The four planes of 64 nibbles, a1 = 0 .. h8 = 63."""
+    return [sum(((codes[s] >> p) & 1) << s for s in range(64)) for p in range(4)]

@@ -194,3 +194,110 @@ def set_piece_lanes():
              "writes give the planes qbb show --routine set-piece --backend avx2 prints.",
              size=11.5)
     return svg.render()
+
+
+# ---- chapter 3: a lane-crossing permute, a blend and an AND ----------------------------------------
+
+def permute4x64(lanes, imm):
+    """vpermq / vpermpd: lane i of the result is lane (imm >> 2i) & 3 of the source."""
+    return [lanes[(imm >> (2 * i)) & 3] for i in range(4)]
+
+
+def lane_arrows(svg, y_from, y_to, sources):
+    """An arrow from the board of lane sources[i] down to the board of lane i."""
+    for i, j in enumerate(sources):
+        x1, x2 = COLS[j] + BW / 2, COLS[i] + BW / 2
+        svg.line(x1, y_from, x2, y_to, stroke=PLANE[3] if i != j else GREY, sw=1.3, arrow=True)
+
+
+def piece_sets_lanes():
+    run = real.Output("piece-sets", "avx2")
+    letters = [c if c != "." else "" for c in run.grid("board")]
+    codes = [CODES.get(c, 0) for c in run.grid("board")]
+    q = [sum(((codes[s] >> p) & 1) << s for s in range(64)) for p in range(4)]
+    odd = q[1] ^ q[2] ^ q[3]
+    imm = 0b11_01_10_01
+    permuted = permute4x64(q, imm)
+    blended = [odd, odd, q[2], odd]  # vpblendd 0b0011_0000: lane 2 from q
+    row1 = [a & b for a, b in zip(permuted, blended)]
+    names = ["pawns", "knights", "bishops", "rooks"]
+    assert row1 == [run.bitboard(n) for n in names], "the figure must match avx2's piece_sets"
+
+    svg = Svg(W, "piece_sets in one YMM register: vpermq crosses the lanes, an AND makes four sets")
+    y = title(svg, "avx2 piece_sets: [pawns, knights, bishops, rooks] in three instructions",
+              "Kiwipete, the chapter's position. Each lane drawn as a board; red arrows: a "
+              "plane that moves to another lane.")
+    sources = [(imm >> (2 * i)) & 3 for i in range(4)]
+
+    def sets(values, colours):
+        return [lambda s, v=v, c=c: c if (v >> s) & 1 else "#fff"
+                for v, c in zip(values, colours)]
+
+    y += 14
+    top = board_row(svg, y, "q", ["the quad,", "one load"], [f"bb{p}" for p in range(4)],
+                    sets(q, PLANE), letters)
+    y = top + 40
+    lane_arrows(svg, top - 12, y - 16, sources)
+    svg.text(8, top + 10, "vpermpd", size=11.5, mono=True, weight="bold")
+    svg.text(8, top + 23, f"ymm3, ymm0, {imm}", size=9.5, mono=True)
+    y = board_row(svg, y, "permuted", [f"lanes {', '.join(map(str, sources))}", "of q: it",
+                  "crosses the", "128-bit halves"], [f"bb{j}" for j in sources],
+                  sets(permuted, [PLANE[j] for j in sources]), letters)
+    y = step(svg, 60, y - 8, "vblendps ymm0, ymm1, ymm0, 48", "odd = bb1 ^ bb2 ^ bb3 in "
+             "every lane, but lane 2 from q:")
+    y = board_row(svg, y + 14, "blended", ["odd, odd,", "bb2, odd"], ["odd", "odd", "bb2", "odd"],
+                  sets(blended, ["#777", "#777", PLANE[2], "#777"]), letters)
+    y = step(svg, 60, y - 8, "vandps ymm0, ymm3, ymm0", "lane by lane:")
+    y = board_row(svg, y + 14, "row 1", ["PieceSets'", "second row"],
+                  ["bb1 & odd", "bb2 & odd", "bb1 & bb2", "bb3 & odd"],
+                  sets(row1, ["#555"] * 4), letters)
+    svg.para(10, y, "Pawns, knights, bishops and rooks, the four sets qbb show --routine "
+             "piece-sets --backend avx2 prints; one 32-byte store writes them.", size=11.5)
+    return svg.render()
+
+
+# ---- chapter 4: the two-level tree on its side -------------------------------------------------
+
+def matching(a, b):
+    """avx2's matching: lane j = the squares where planes (b, a) hold the two bits of j, each
+    plane XOR-ed with all ones in the lanes that want its bit clear."""
+    flip_a = [MASK64, 0, MASK64, 0]
+    flip_b = [MASK64, MASK64, 0, 0]
+    return [(a ^ fa) & (b ^ fb) for fa, fb in zip(flip_a, flip_b)]
+
+
+def hex_sets_lanes():
+    run = real.Output("hex-sets", "avx2")
+    letters = [c if c != "." else "" for c in run.grid("board")]
+    q = quad_of_nibbles(run.nibbles("nibbles"))
+    low, high = matching(q[0], q[1]), matching(q[2], q[3])
+    spread = [high[0]] * 4  # vpbroadcastq: lane 0 to every lane
+    row0 = [a & b for a, b in zip(low, spread)]
+    assert row0 == [run.bitboard(f"{c} ") for c in "0123"], "the figure must match avx2's hex_sets"
+
+    svg = Svg(W, "hex_sets in YMM registers: sixteen sets as four rows of a 4 x 4 product")
+    y = title(svg, "avx2 hex_sets: row 0, the codes 0 to 3, is low & high[0]",
+              "Kiwipete, the chapter's position. low: lane j holds the squares whose planes 1, 0 "
+              "spell j; high: the same for planes 3, 2.")
+    grey = lambda values, colour: [lambda s, v=v: colour if (v >> s) & 1 else "#fff"
+                                   for v in values]
+    y = board_row(svg, y + 14, "low", ["matching", "(bb0, bb1)"],
+                  ["!bb1 & !bb0", "!bb1 & bb0", "bb1 & !bb0", "bb1 & bb0"],
+                  grey(low, PLANE[1]), letters)
+    top = board_row(svg, y, "high", ["matching", "(bb2, bb3)"],
+                    ["!bb3 & !bb2", "!bb3 & bb2", "bb3 & !bb2", "bb3 & bb2"],
+                    grey(high, PLANE[3]), letters)
+    svg.rect(COLS[0] - 2, top - BW - 16, BW + 4, BW + 4, fill="none", stroke=INK, sw=1.6)
+    y = top + 40
+    lane_arrows(svg, top - 12, y - 16, [0, 0, 0, 0])
+    svg.text(8, top + 10, "vpbroadcastq", size=11.5, mono=True, weight="bold")
+    svg.text(8, top + 23, "high[0] ×4", size=9.5, mono=True)
+    y = board_row(svg, y, "high[0]", ["in every", "lane"], ["high[0]"] * 4,
+                  grey(spread, PLANE[3]), letters)
+    y = step(svg, 60, y - 8, "vpand", "low & high[0], lane by lane: the sets of codes 0 to 3")
+    y = board_row(svg, y + 14, "row 0", ["codes 0-3"], ["0: empty", "1: no piece", "2: P",
+                  "3: p"], grey(row0, "#555"), letters)
+    svg.para(10, y, "Rows 1 to 3 take lanes 1, 2 and 3 of high (vpermq 0x55, 0xAA, 0xFF): "
+             "four ANDs make the sixteen sets, which qbb show --routine hex-sets --backend "
+             "avx2 prints, row 0 among them.", size=11.5)
+    return svg.render()

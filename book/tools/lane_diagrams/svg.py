@@ -208,3 +208,11 @@ def strip_row(svg, y, name, sub, values, rank, colours, marked=None, frame=False
         svg.rect(x, y, 8 * SC, 14, fill="none", stroke=INK if frame else GREY,
                  sw=1.4 if frame else 0.8)
     return y + 31
+
+
+def board_row(svg, y, label, subs, heads, fills, letters, colour=INK):
+    """One register as four mini boards, lane 0 on the left; returns the y below."""
+    row_label(svg, y, label, subs, colour=colour, mono=True)
+    for c, head, fill_of in zip(COLS, heads, fills):
+        mini_board(svg, c, y, CELL, fill_of, letters, label=head, label_size=9.5)
+    return y + BW + 14
