@@ -28,6 +28,7 @@ DIAGRAMS = {
     "move-delta-lanes.svg": mailbox.move_delta_lanes,
     "piece-sets-lanes.svg": registers.piece_sets_lanes,
     "hex-sets-lanes.svg": registers.hex_sets_lanes,
+    "nibble-board-lanes.svg": nibbles.nibble_board_lanes,
 }
 
 

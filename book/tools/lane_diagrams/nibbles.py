@@ -145,3 +145,90 @@ def nibble_borrow():
                   f"{last} (pink: the nibbles it spoils).", size=11.5)
     y0 = nibbles(y0 + 4, "x - y", "vpsubq alone", plain[lane], wrong=true)
     return svg.render()
+
+
+# ---- chapter 15: two squares to a byte, and the pack's 128-bit halves ----------------------------
+
+def maddubs(data, weights):
+    """vpmaddubsw: unsigned byte × signed byte, adjacent pairs added into 16-bit words (the
+    saturation never bites: at most 15 + 16 × 15)."""
+    return [data[2 * i] * weights[2 * i] + data[2 * i + 1] * weights[2 * i + 1]
+            for i in range(len(data) // 2)]
+
+
+def packus(a, b):
+    """vpackuswb on 256 bits: in each 128-bit half, a's eight words then b's, clamped to bytes."""
+    clamp = lambda w: max(0, min(255, w))
+    return [clamp(w) for half in (0, 8) for w in a[half:half + 8] + b[half:half + 8]]
+
+
+def printed_bytes(text):
+    """The 32 bytes of the nibble board as `qbb show --routine to-nibble-board` prints them."""
+    rows = [line.split() for line in text.split("\n") if line.startswith("rank ")]
+    return [int(b, 16) for row in rows for b in row[4:8]]
+
+
+def nibble_board_lanes():
+    run = real.Output("to-nibble-board", "avx2")
+    codes = run.nibbles("nibbles")
+    weights = [1, 16] * 16
+    low, high = maddubs(codes[:32], weights), maddubs(codes[32:], weights)
+    packed = packus(low, high)
+    lanes = [packed[8 * k:8 * k + 8] for k in range(4)]
+    ordered = [b for k in (0, 2, 1, 3) for b in lanes[k]]  # vpermq 216: lanes 0, 2, 1, 3
+    assert ordered == printed_bytes(run.text), "the figure must match avx2's to_nibble_board"
+
+    svg = Svg(W, "to_nibble_board in YMM registers: vpmaddubsw pairs the squares, a pack and a "
+              "permute put them in order")
+    y = title(svg, "avx2 to_nibble_board: two squares to a byte",
+              "The start position, the chapter's picture: rank 1 of the mailbox register "
+              "(chapter 5), one byte per square.")
+    x0, bw = 96, 45
+    words = maddubs(codes[:8], weights[:8])
+
+    def cells(y, label, sub, values, span, fmt, fill="#fff", heads=None):
+        lane_label(svg, y, label, sub)
+        for i, v in enumerate(values):
+            x = x0 + i * span * bw
+            svg.rect(x + 2, y, span * bw - 4, 21, fill=fill, stroke=GREY, sw=1)
+            svg.text(x + span * bw / 2, y + 15, fmt(v), size=11.5, anchor="middle", mono=True)
+            if heads:
+                svg.text(x + span * bw / 2, y - 4, heads[i], size=9, anchor="middle",
+                         mono=True, fill="#555")
+        return y + 30
+
+    y = cells(y + 18, "bytes", "a1 .. h1", codes[:8], 1, lambda v: f"{v:02X}", LIGHT[0],
+              [square_name(s) for s in range(8)])
+    y = cells(y, "weights", "set1_epi16", weights[:8], 1, str)
+    y = step(svg, 60, y - 6, "vpmaddubsw ymm2, ymm2, ymm1", "each pair of products added "
+             "into a 16-bit word: even square + 16 × odd square")
+    y = cells(y + 2, "words", None, words, 2, lambda v: f"{v:04X}", LIGHT[2])
+    y = step(svg, 60, y - 6, "vpackuswb ymm0, ymm2, ymm0", "each word narrowed to a byte: "
+             "the two codes side by side, the odd square's on top")
+    y = cells(y + 2, "bytes", None, packed[:4], 2, lambda v: f"{v:02X}", LIGHT[1])
+    y = svg.para(10, y + 4, "But vpackuswb, like every AVX2 pack, works in each 128-bit half: "
+                 "the half of each of its two sources, squares 0-31 and 32-63. The packed "
+                 "register's 64-bit lanes, 16 squares each:", size=11.5)
+    lw = 88
+    order = [(0, 15), (32, 47), (16, 31), (48, 63)]
+
+    def lane_boxes(y, spans, label):
+        lane_label(svg, y, label)
+        for k, (a, b) in enumerate(spans):
+            x = x0 + k * (lw + 6)
+            svg.rect(x, y, lw, 22, fill=LIGHT[a // 16], stroke=GREY, sw=1)
+            svg.text(x + lw / 2, y + 15, f"{square_name(a)}-{square_name(b)}", size=10.5,
+                     anchor="middle", mono=True)
+        return y + 22
+
+    top = lane_boxes(y + 6, order, "packed")
+    svg.text(8, top + 18, "vpermq", size=11.5, mono=True, weight="bold")
+    svg.text(8, top + 31, "216: 0, 2, 1, 3", size=9.5, mono=True)
+    for k, j in enumerate((0, 2, 1, 3)):
+        svg.line(x0 + j * (lw + 6) + lw / 2, top + 3, x0 + k * (lw + 6) + lw / 2, top + 37,
+                 stroke=PLANE[3] if j != k else GREY, sw=1.3, arrow=True)
+    y = lane_boxes(top + 42, [order[j] for j in (0, 2, 1, 3)], "ordered")
+    svg.para(10, y + 16, f"Rank 1 reads {int.from_bytes(bytes(ordered[:4]), 'little'):#010X} "
+             "as a u32, its nibbles right to left: the 32 bytes are those qbb show --routine "
+             "to-nibble-board --backend avx2 prints.", size=11.5)
+    return svg.render()
