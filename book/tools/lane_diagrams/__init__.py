@@ -29,6 +29,7 @@ DIAGRAMS = {
     "piece-sets-lanes.svg": registers.piece_sets_lanes,
     "hex-sets-lanes.svg": registers.hex_sets_lanes,
     "nibble-board-lanes.svg": nibbles.nibble_board_lanes,
+    "classical-lanes.svg": boards.classical_lanes,
 }
 
 

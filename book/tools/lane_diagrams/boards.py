@@ -4,6 +4,7 @@ import sys
 
 from .quad import *
 from .svg import *
+from . import real
 
 
 # ---- 9. the NNUE accumulator in YMM registers (chapter 18) --------------------------------------
@@ -136,3 +137,65 @@ def nnue_accumulator():
                  f"products one at a time, in another order, and reaches the same {total}: "
                  f"wrapping i32 addition is associative.", size=11)
     return svg.render()
+
+
+# ---- chapter 16: the classical board's pairs of sets become planes -------------------------------
+
+def classical_lanes():
+    run = real.Output("from-classical", "sse2")
+    sets = {c: run.bitboard(f"{c} (") for c in "PNBRQKpnbrqk"}
+    letters = [next((c for c in sets if (sets[c] >> s) & 1), "") for s in range(64)]
+    # the six registers of two u64 each, as sse2 loads them
+    w_pn, w_br, w_qk = [sets["P"], sets["N"]], [sets["B"], sets["R"]], [sets["Q"], sets["K"]]
+    b_pn, b_br, b_qk = [sets["p"], sets["n"]], [sets["b"], sets["r"]], [sets["q"], sets["k"]]
+    por = lambda *regs: [regs[0][0] | sum_or(r[0] for r in regs[1:]),
+                         regs[0][1] | sum_or(r[1] for r in regs[1:])]
+    pn, br, qk = por(w_pn, b_pn), por(w_br, b_br), por(w_qk, b_qk)
+    black = por(b_pn, b_br, b_qk)
+    planes_12 = por(pn, [br[0], br[0]], qk)  # punpcklqdq br, br
+    black_rq = [black[0], br[1]]  # pblendw: lane 0 from black, lane 1 from br
+    black_k = [black[1], qk[1]]  # punpckhqdq black, qk
+    queens = [0, qk[0]]  # pslldq 8
+    planes_03 = por(black_rq, black_k, queens)
+    quad = [planes_03[0], planes_12[0], planes_12[1], planes_03[1]]  # the two unpacks
+    assert quad == run.quad(2), "the figure must match sse2's from_classical"
+
+    svg = Svg(W, "from_classical in XMM registers: pairs of sets, ORed and moved between lanes")
+    y = title(svg, "sse2 from_classical: the last lane moves", "Kiwipete: the twelve sets load "
+              "as six registers of two lanes, [P, N], [B, R], [Q, K] per colour; ORs make "
+              "both colours' pairs. Each lane a board, two registers a row.")
+    shade = lambda values, colours: [lambda s, v=v, c=c: c if (v >> s) & 1 else "#fff"
+                                     for v, c in zip(values, colours)]
+    grey = "#777"
+    y = board_row(svg, y + 14, "pblendw", ["black_rq |", "punpckhqdq:", "black_k"], ["bP|bB|bQ", "R", "bN|bR|bK", "K"],
+                  shade(black_rq + black_k, [PLANE[0], PLANE[3], PLANE[0], PLANE[3]]), letters)
+    y = board_row(svg, y, "pslldq 8", ["queens |", "por: the", "planes_12"],
+                  ["0", "Q", "P|B|Q", "N|B|K"], shade(queens + planes_12,
+                                                      [grey, PLANE[3], PLANE[1], PLANE[2]]),
+                  letters)
+    y = step(svg, 60, y - 8, "por ×2", "planes_03 = black_rq | black_k | queens: lane 0 "
+             "every black piece, lane 1 R|Q|K")
+    top = board_row(svg, y + 14, "inputs", ["planes_03 |", "planes_12"],
+                    ["plane 0", "plane 3", "plane 1", "plane 2"],
+                    shade(planes_03 + planes_12, [PLANE[0], PLANE[3], PLANE[1], PLANE[2]]),
+                    letters)
+    y = top + 40
+    # punpcklqdq(planes_03, planes_12) = [plane 0, plane 1]; punpckhqdq(planes_12, planes_03)
+    for src, dst in ((0, 0), (2, 1), (3, 2), (1, 3)):
+        svg.line(COLS[src] + BW / 2, top - 12, COLS[dst] + BW / 2, y - 16,
+                 stroke=PLANE[3] if src != dst else GREY, sw=1.3, arrow=True)
+    svg.text(8, top + 8, "punpcklqdq", size=11, mono=True, weight="bold")
+    svg.text(8, top + 21, "punpckhqdq", size=11, mono=True, weight="bold")
+    y = board_row(svg, y, "the quad", ["xmm0 | xmm1"], [f"bb{p}" for p in range(4)],
+                  shade(quad, PLANE), letters)
+    svg.para(10, y, "The low lanes of the two registers make [bb0, bb1], the high lanes "
+             "[bb2, bb3]: the planes qbb show --routine from-classical --backend sse2 prints.",
+             size=11.5)
+    return svg.render()
+
+
+def sum_or(values):
+    out = 0
+    for v in values:
+        out |= v
+    return out
