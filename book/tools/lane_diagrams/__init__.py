@@ -30,6 +30,7 @@ DIAGRAMS = {
     "hex-sets-lanes.svg": registers.hex_sets_lanes,
     "nibble-board-lanes.svg": nibbles.nibble_board_lanes,
     "classical-lanes.svg": boards.classical_lanes,
+    "manino-lanes.svg": boards.manino_lanes,
 }
 
 

@@ -199,3 +199,90 @@ def sum_or(values):
     for v in values:
         out |= v
     return out
+
+
+# ---- chapter 17: Manino's eight products in two vpmuludq per constant ---------------------------
+
+def splitmix(state):
+    """crates/qbb/src/hash.rs's SplitMix64 step: the next state and its output."""
+    state = (state + 0x9E37_79B9_7F4A_7C15) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58_476D_1CE4_E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D0_49BB_1331_11EB) & MASK64
+    return state, z ^ (z >> 31)
+
+
+def manino_constants():
+    """MANINO_C, MANINO_A and MANINO_B, made as crates/qbb/src/hash.rs makes them."""
+    out, state = [], 0x4D61_6E69_6E6F_2016
+    for _ in range(9):
+        state, key = splitmix(state)
+        out.append(key | 1)
+    return out[0], out[1:5], out[5:9]
+
+
+def mul_64_by_32(half, k):
+    """avx2's mul_64_by_32 in one lane: two vpmuludq (32 x 32 -> 64 bits), vpsllq, vpaddq."""
+    lo32 = lambda v: v & 0xFFFF_FFFF
+    low = lo32(half) * lo32(k)
+    high = lo32(half) * lo32(k >> 32)
+    return (low + (high << 32)) & MASK64
+
+
+def manino_lanes():
+    run = real.Output("hash-manino", "avx2")
+    q = quad_of_nibbles([CODES.get(c, 0) for c in run.grid("board")])
+    halves = {}  # the plane table qbb prints: bbP, lo32, hi32
+    for t in map(str.split, run.text.split("\n")):
+        if len(t) >= 3 and t[-3].startswith("bb") and t[-1].startswith("0x"):
+            halves[int(t[-3][2:])] = (int(t[-2], 16), int(t[-1], 16))
+    assert halves == {p: (b & 0xFFFF_FFFF, b >> 32) for p, b in enumerate(q)}
+    _, A, B = manino_constants()
+    low = [mul_64_by_32(b, a) for b, a in zip(q, A)]
+    high_halves = [b >> 32 for b in q]  # vpsrlq 32
+    high = [mul_64_by_32(h, k) for h, k in zip(high_halves, B)]
+    products = [a ^ b for a, b in zip(low, high)]
+    key = products[0] ^ products[1] ^ products[2] ^ products[3]  # state 0: nothing more
+    shown = int(run.text.split("before")[1].split()[0], 16)
+    assert key == shown, "the figure must match avx2's hash_manino"
+
+    svg = Svg(W, "hash_manino in YMM registers: vpmuludq multiplies the low 32 bits of each lane")
+    y = title(svg, "avx2 hash_manino: the halves of four planes times eight constants",
+              "The start position, the chapter's picture. Each 64-bit lane as its high and low "
+              "32 bits, in hex; grey: the half an instruction does not read.")
+    x0, hw, gap = 12, 55, 7
+
+    def register(y, name, note, values, read_low=False):
+        svg.text(8, y + 10, name, size=11, mono=True, weight="bold")
+        if note and 18 + 7 * len(name) + 5.8 * len(note) < W - 8:
+            svg.text(18 + 7 * len(name), y + 10, note, size=10.5, fill="#444")
+        elif note:
+            y += 14
+            svg.text(8, y + 10, note, size=10.5, fill="#444")
+        y += 15
+        for lane, v in enumerate(values):
+            x = x0 + lane * (2 * hw + gap)
+            for half, part in enumerate((v >> 32, v & 0xFFFF_FFFF)):
+                faded = read_low and half == 0
+                svg.rect(x + half * hw, y, hw, 20, fill="#f4f4f4" if faded else LIGHT[lane],
+                         stroke=GREY, sw=0.8)
+                svg.text(x + half * hw + hw / 2, y + 14, f"{part:08X}", size=9.5,
+                         anchor="middle", mono=True, fill="#bbb" if faded else INK)
+        return y + 27
+
+    for lane in range(4):
+        svg.text(x0 + lane * (2 * hw + gap) + hw, y + 12, f"lane {lane}: bb{lane}", size=10,
+                 anchor="middle", weight="bold", fill=PLANE[lane])
+    y = register(y + 18, "ymm0", "the quad (vmovdqa)", q, read_low=True)
+    y = register(y, "[A]", "MANINO_A, lane by lane", A, read_low=True)
+    y = register(y, "vpmuludq", "lo32(q) × lo32(A): the full 64-bit product",
+                 [(b & 0xFFFF_FFFF) * (a & 0xFFFF_FFFF) for b, a in zip(q, A)])
+    y = register(y, "vpmuludq, vpsllq 32, vpaddq", "+ lo32(q) × hi32(A), shifted up by 32: "
+                 "lo32(q) × A modulo 2⁶⁴", low)
+    y = register(y, "vpsrlq ymm0, 32", "the high halves move down", high_halves)
+    y = register(y, "the same with [B]", None, high)
+    y = register(y, "vpxor", "the eight products, two per lane", products)
+    y = svg.para(10, y + 10, f"vextracti128, vpxor, vpshufd and vpxor fold the four lanes into "
+                 f"0x{key:016X} (state 0, so state × C adds nothing): the key that qbb show "
+                 "--routine hash-manino --backend avx2 prints.", size=11)
+    return svg.render()
