@@ -1,11 +1,13 @@
 """Chapters 9 to 12: fills, slider and knight attacks, checks and pins."""
 
-from .quad import *
-from .svg import *
 from . import real
+from .quad import (LETTERS, LINES, MASK64, NOT_A, NOT_H, bits_of, codes_of, generators_of,
+                   ray, slow_fill, square_name)
+from .svg import (BW, CELL, COLS, HIGHLIGHT, LIGHT, PLANE, W, board_row, mini_board, row_label,
+                  step, Svg, title)
 
 
-# ---- 5. Kogge-Stone over four planes (chapter 9) ---------------------------------------------------
+# ---- chapter 9: Kogge-Stone over four planes -----------------------------------------------------
 
 def kogge_stone_diagram():
     gens, empty = generators_of(LINES)
@@ -54,74 +56,7 @@ def kogge_stone_diagram():
     return svg.render()
 
 
-# ---- 6. Isenberg's coding in four lanes (chapter 12) ---------------------------------------------
-
-def isenberg_diagram():
-    codes = codes_of(LINES)
-    letters = [LETTERS.get(c, "") for c in codes]
-    of = lambda *ls: sum(1 << s for s in range(64) if LETTERS.get(codes[s]) in ls)
-    white, black = of(*"PNBRQK"), of(*"pnbrqk")
-    empty = ~(white | black) & MASK64
-    kings = [of("K"), of("k")]
-    sliders = [of("R", "Q"), of("r", "q")]
-    north = [ray(b, empty, 8, MASK64) for b in kings + sliders]
-    south = [ray(b, empty, -8, MASK64) for b in kings + sliders]
-    # between[us] = king north & enemy sliders south | king south & enemy sliders north
-    between = [north[us] & south[2 + 1 - us] | south[us] & north[2 + 1 - us] for us in (0, 1)]
-    checkers = [(north[us] | south[us]) & sliders[1 - us] for us in (0, 1)]
-    assert between[0] == bits_of("e2 e3 e4 e5 e6 e7") and between[1] == bits_of("g4")
-    assert checkers == [bits_of("e8"), 0]
-    assert between[0] & white == 0 and between[1] & white == bits_of("g4")
-
-    svg = Svg(W, "Isenberg's coding in four lanes: kings and sliders filled together")
-    y = title(svg, "sse2 checks_and_pins: the quad as two registers",
-              "The north-south line of the position of chapter 12; the loop does the same "
-              "for the other three lines.")
-    svg.text((COLS[0] + COLS[1] + BW) / 2, y + 12, "kings = [white, black]", size=10.5,
-             anchor="middle", weight="bold", mono=True)
-    svg.text((COLS[2] + COLS[3] + BW) / 2, y + 12, "sliders = [white, black]", size=10.5,
-             anchor="middle", weight="bold", mono=True)
-    lane_names = ["lane 0: K e1", "lane 1: k g8", "lane 0: R g1", "lane 1: r e8"]
-    colours = [PLANE[1], PLANE[2], PLANE[0], PLANE[3]]  # the article's bb1, bb2, bb0, bb3
-    lights = [LIGHT[1], LIGHT[2], LIGHT[0], LIGHT[3]]
-    bases = kings + sliders
-    y += 38
-
-    def board_row(y, label, subs, sets, names=None):
-        row_label(svg, y, label, subs)
-        for i in range(4):
-            mini_board(svg, COLS[i], y, CELL,
-                       lambda s, i=i: colours[i] if (bases[i] >> s) & 1 else
-                       (lights[i] if (sets[i] >> s) & 1 else "#fff"), letters,
-                       label=names[i] if names else None, label_size=9.5)
-        return y + BW + 12
-
-    y = board_row(y, "the quad", ["Isenberg's bb1,", "bb2 and bb0,", "bb3"], [0, 0, 0, 0], lane_names)
-    y = board_row(y, "north rays", ["the fill + one", "step: blocker", "included"], north)
-    y = board_row(y, "south rays", ["the same,", "the other way"], south)
-    y = svg.para(10, y + 8, "between = king rays & the sliders' opposite rays, lanes exchanged "
-                 "(pshufd 0x4E): one pand for both kings.", size=11.5)
-    y += 18
-    for us in (0, 1):
-        x = (COLS[2 * us] + COLS[2 * us + 1] + BW) / 2 - BW / 2
-        mini_board(svg, x, y, CELL,
-                   lambda s, us=us: HIGHLIGHT if (between[us] >> s) & 1 else
-                   (colours[us] if (kings[us] >> s) & 1 else "#fff"), letters,
-                   label=f"between, {'white' if us == 0 else 'black'} king", label_size=9.5)
-    row_label(svg, y, "between", ["lane 0 | lane 1"])
-    y += BW + 20
-    svg.para(10, y, "White: e2..e7 are empty, so the rook on e8, which the king's ray reaches, "
-             "gives check and these are the squares to block on. Black: between holds one white "
-             "piece, the knight on g4, a discovered checker. The pins on c3 and f7 come from "
-             "the diagonal lines.", size=11.5)
-    return svg.render()
-
-
-def lanes_shift(bbs, counts, left):
-    return [((b << n) & MASK64) if left else b >> n for b, n in zip(bbs, counts)]
-
-
-# ---- chapter 10: eight directions in two registers ------------------------------------------------
+# ---- chapter 10: eight directions in two registers -----------------------------------------------
 
 UP_WRAP = [MASK64, NOT_A, NOT_A, NOT_H]
 DOWN_WRAP = [MASK64, NOT_H, NOT_H, NOT_A]
@@ -195,7 +130,7 @@ def slider_lanes():
     return svg.render()
 
 
-# ---- chapter 11: eight knight jumps in one register -------------------------------------------------
+# ---- chapter 11: eight knight jumps in one register ----------------------------------------------
 
 NOT_AB, NOT_GH = 0xFCFC_FCFC_FCFC_FCFC, 0x3F3F_3F3F_3F3F_3F3F
 JUMPS = [10, 17, 15, 6]
@@ -251,3 +186,70 @@ def knight_lanes():
              f"{bin(attacks).count('1')} squares, is what qbb show --routine knight-attacks "
              "--backend avx2 prints for the black knights.", size=11, width=W - COLS[1] - 8)
     return svg.render()
+
+
+# ---- chapter 12: Isenberg's coding in four lanes -------------------------------------------------
+
+def isenberg_diagram():
+    codes = codes_of(LINES)
+    letters = [LETTERS.get(c, "") for c in codes]
+    of = lambda *ls: sum(1 << s for s in range(64) if LETTERS.get(codes[s]) in ls)
+    white, black = of(*"PNBRQK"), of(*"pnbrqk")
+    empty = ~(white | black) & MASK64
+    kings = [of("K"), of("k")]
+    sliders = [of("R", "Q"), of("r", "q")]
+    north = [ray(b, empty, 8, MASK64) for b in kings + sliders]
+    south = [ray(b, empty, -8, MASK64) for b in kings + sliders]
+    # between[us] = king north & enemy sliders south | king south & enemy sliders north
+    between = [north[us] & south[2 + 1 - us] | south[us] & north[2 + 1 - us] for us in (0, 1)]
+    checkers = [(north[us] | south[us]) & sliders[1 - us] for us in (0, 1)]
+    assert between[0] == bits_of("e2 e3 e4 e5 e6 e7") and between[1] == bits_of("g4")
+    assert checkers == [bits_of("e8"), 0]
+    assert between[0] & white == 0 and between[1] & white == bits_of("g4")
+
+    svg = Svg(W, "Isenberg's coding in four lanes: kings and sliders filled together")
+    y = title(svg, "sse2 checks_and_pins: the quad as two registers",
+              "The north-south line of the position of chapter 12; the loop does the same "
+              "for the other three lines.")
+    svg.text((COLS[0] + COLS[1] + BW) / 2, y + 12, "kings = [white, black]", size=10.5,
+             anchor="middle", weight="bold", mono=True)
+    svg.text((COLS[2] + COLS[3] + BW) / 2, y + 12, "sliders = [white, black]", size=10.5,
+             anchor="middle", weight="bold", mono=True)
+    lane_names = ["lane 0: K e1", "lane 1: k g8", "lane 0: R g1", "lane 1: r e8"]
+    colours = [PLANE[1], PLANE[2], PLANE[0], PLANE[3]]  # the article's bb1, bb2, bb0, bb3
+    lights = [LIGHT[1], LIGHT[2], LIGHT[0], LIGHT[3]]
+    bases = kings + sliders
+    y += 38
+
+    def board_row(y, label, subs, sets, names=None):
+        row_label(svg, y, label, subs)
+        for i in range(4):
+            mini_board(svg, COLS[i], y, CELL,
+                       lambda s, i=i: colours[i] if (bases[i] >> s) & 1 else
+                       (lights[i] if (sets[i] >> s) & 1 else "#fff"), letters,
+                       label=names[i] if names else None, label_size=9.5)
+        return y + BW + 12
+
+    y = board_row(y, "the quad", ["Isenberg's bb1,", "bb2 and bb0,", "bb3"], [0, 0, 0, 0], lane_names)
+    y = board_row(y, "north rays", ["the fill + one", "step: blocker", "included"], north)
+    y = board_row(y, "south rays", ["the same,", "the other way"], south)
+    y = svg.para(10, y + 8, "between = king rays & the sliders' opposite rays, lanes exchanged "
+                 "(pshufd 0x4E): one pand for both kings.", size=11.5)
+    y += 18
+    for us in (0, 1):
+        x = (COLS[2 * us] + COLS[2 * us + 1] + BW) / 2 - BW / 2
+        mini_board(svg, x, y, CELL,
+                   lambda s, us=us: HIGHLIGHT if (between[us] >> s) & 1 else
+                   (colours[us] if (kings[us] >> s) & 1 else "#fff"), letters,
+                   label=f"between, {'white' if us == 0 else 'black'} king", label_size=9.5)
+    row_label(svg, y, "between", ["lane 0 | lane 1"])
+    y += BW + 20
+    svg.para(10, y, "White: e2..e7 are empty, so the rook on e8, which the king's ray reaches, "
+             "gives check and these are the squares to block on. Black: between holds one white "
+             "piece, the knight on g4, a discovered checker. The pins on c3 and f7 come from "
+             "the diagonal lines.", size=11.5)
+    return svg.render()
+
+
+def lanes_shift(bbs, counts, left):
+    return [((b << n) & MASK64) if left else b >> n for b, n in zip(bbs, counts)]

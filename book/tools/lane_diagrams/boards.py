@@ -1,13 +1,162 @@
 """Chapters 16 to 18: other board representations, hashing, the NNUE accumulator."""
+
 import sys
 
-
-from .quad import *
-from .svg import *
 from . import real
+from .quad import CODES, MASK64, quad_of_nibbles, square
+from .svg import BW, COLS, FAINT, GREY, INK, LIGHT, PLANE, W, board_row, mix, step, Svg, title
 
 
-# ---- 9. the NNUE accumulator in YMM registers (chapter 18) --------------------------------------
+# ---- chapter 16: the classical board's pairs of sets become planes -------------------------------
+
+def classical_lanes():
+    run = real.Output("from-classical", "sse2")
+    sets = {c: run.bitboard(f"{c} (") for c in "PNBRQKpnbrqk"}
+    letters = [next((c for c in sets if (sets[c] >> s) & 1), "") for s in range(64)]
+    # the six registers of two u64 each, as sse2 loads them
+    w_pn, w_br, w_qk = [sets["P"], sets["N"]], [sets["B"], sets["R"]], [sets["Q"], sets["K"]]
+    b_pn, b_br, b_qk = [sets["p"], sets["n"]], [sets["b"], sets["r"]], [sets["q"], sets["k"]]
+    por = lambda *regs: [sum_or(r[0] for r in regs), sum_or(r[1] for r in regs)]
+    pn, br, qk = por(w_pn, b_pn), por(w_br, b_br), por(w_qk, b_qk)
+    black = por(b_pn, b_br, b_qk)
+    planes_12 = por(pn, [br[0], br[0]], qk)  # punpcklqdq br, br
+    black_rq = [black[0], br[1]]  # pblendw: lane 0 from black, lane 1 from br
+    black_k = [black[1], qk[1]]  # punpckhqdq black, qk
+    queens = [0, qk[0]]  # pslldq 8
+    planes_03 = por(black_rq, black_k, queens)
+    quad = [planes_03[0], planes_12[0], planes_12[1], planes_03[1]]  # the two unpacks
+    assert quad == run.quad(2), "the figure must match sse2's from_classical"
+
+    svg = Svg(W, "from_classical in XMM registers: pairs of sets, ORed and moved between lanes")
+    y = title(svg, "sse2 from_classical: the last lane moves", "Kiwipete: the twelve sets load "
+              "as six registers of two lanes, [P, N], [B, R], [Q, K] per colour; ORs make "
+              "both colours' pairs. Each lane a board, two registers a row.")
+    shade = lambda values, colours: [lambda s, v=v, c=c: c if (v >> s) & 1 else "#fff"
+                                     for v, c in zip(values, colours)]
+    grey = "#777"
+    y = board_row(svg, y + 14, "pblendw", ["black_rq |", "punpckhqdq:", "black_k"],
+                  ["bP|bB|bQ", "R", "bN|bR|bK", "K"],
+                  shade(black_rq + black_k, [PLANE[0], PLANE[3], PLANE[0], PLANE[3]]), letters)
+    y = board_row(svg, y, "pslldq 8", ["queens |", "por: the", "planes_12"],
+                  ["0", "Q", "P|B|Q", "N|B|K"], shade(queens + planes_12,
+                                                      [grey, PLANE[3], PLANE[1], PLANE[2]]),
+                  letters)
+    y = step(svg, 60, y - 8, "por ×2", "planes_03 = black_rq | black_k | queens: lane 0 "
+             "every black piece, lane 1 R|Q|K")
+    top = board_row(svg, y + 14, "inputs", ["planes_03 |", "planes_12"],
+                    ["plane 0", "plane 3", "plane 1", "plane 2"],
+                    shade(planes_03 + planes_12, [PLANE[0], PLANE[3], PLANE[1], PLANE[2]]),
+                    letters)
+    y = top + 40
+    # punpcklqdq(planes_03, planes_12) = [plane 0, plane 1]; punpckhqdq(planes_12, planes_03)
+    for src, dst in ((0, 0), (2, 1), (3, 2), (1, 3)):
+        svg.line(COLS[src] + BW / 2, top - 12, COLS[dst] + BW / 2, y - 16,
+                 stroke=PLANE[3] if src != dst else GREY, sw=1.3, arrow=True)
+    svg.text(8, top + 8, "punpcklqdq", size=11, mono=True, weight="bold")
+    svg.text(8, top + 21, "punpckhqdq", size=11, mono=True, weight="bold")
+    y = board_row(svg, y, "the quad", ["xmm0 | xmm1"], [f"bb{p}" for p in range(4)],
+                  shade(quad, PLANE), letters)
+    svg.para(10, y, "The low lanes of the two registers make [bb0, bb1], the high lanes "
+             "[bb2, bb3]: the planes qbb show --routine from-classical --backend sse2 prints.",
+             size=11.5)
+    return svg.render()
+
+
+def sum_or(values):
+    out = 0
+    for v in values:
+        out |= v
+    return out
+
+
+# ---- chapter 17: Manino's eight products in two vpmuludq per constant ----------------------------
+
+def splitmix(state):
+    """crates/qbb/src/hash.rs's SplitMix64 step: the next state and its output."""
+    state = (state + 0x9E37_79B9_7F4A_7C15) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58_476D_1CE4_E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D0_49BB_1331_11EB) & MASK64
+    return state, z ^ (z >> 31)
+
+
+def manino_constants():
+    """MANINO_C, MANINO_A and MANINO_B, made as crates/qbb/src/hash.rs makes them."""
+    out, state = [], 0x4D61_6E69_6E6F_2016
+    for _ in range(9):
+        state, key = splitmix(state)
+        out.append(key | 1)
+    return out[0], out[1:5], out[5:9]
+
+
+def mul_64_by_32(half, k):
+    """avx2's mul_64_by_32 in one lane: two vpmuludq (32 x 32 -> 64 bits), vpsllq, vpaddq."""
+    lo32 = lambda v: v & 0xFFFF_FFFF
+    low = lo32(half) * lo32(k)
+    high = lo32(half) * lo32(k >> 32)
+    return (low + (high << 32)) & MASK64
+
+
+def manino_lanes():
+    run = real.Output("hash-manino", "avx2")
+    q = quad_of_nibbles([CODES.get(c, 0) for c in run.grid("board")])
+    halves = {}  # the plane table qbb prints: bbP, lo32, hi32
+    for t in map(str.split, run.text.split("\n")):
+        if len(t) >= 3 and t[-3].startswith("bb") and t[-1].startswith("0x"):
+            halves[int(t[-3][2:])] = (int(t[-2], 16), int(t[-1], 16))
+    assert halves == {p: (b & 0xFFFF_FFFF, b >> 32) for p, b in enumerate(q)}
+    _, A, B = manino_constants()
+    low = [mul_64_by_32(b, a) for b, a in zip(q, A)]
+    high_halves = [b >> 32 for b in q]  # vpsrlq 32
+    high = [mul_64_by_32(h, k) for h, k in zip(high_halves, B)]
+    products = [a ^ b for a, b in zip(low, high)]
+    key = products[0] ^ products[1] ^ products[2] ^ products[3]  # state 0: nothing more
+    shown = int(run.text.split("before")[1].split()[0], 16)
+    assert key == shown, "the figure must match avx2's hash_manino"
+
+    svg = Svg(W, "hash_manino in YMM registers: vpmuludq multiplies the low 32 bits of each lane")
+    y = title(svg, "avx2 hash_manino: the halves of four planes times eight constants",
+              "The start position, the chapter's picture. Each 64-bit lane as its high and low "
+              "32 bits, in hex; grey: the half an instruction does not read.")
+    x0, hw, gap = 12, 55, 7
+
+    def register(y, name, note, values, read_low=False):
+        svg.text(8, y + 10, name, size=11, mono=True, weight="bold")
+        if note and 18 + 7 * len(name) + 5.8 * len(note) < W - 8:
+            svg.text(18 + 7 * len(name), y + 10, note, size=10.5, fill="#444")
+        elif note:
+            y += 14
+            svg.text(8, y + 10, note, size=10.5, fill="#444")
+        y += 15
+        for lane, v in enumerate(values):
+            x = x0 + lane * (2 * hw + gap)
+            for half, part in enumerate((v >> 32, v & 0xFFFF_FFFF)):
+                faded = read_low and half == 0
+                svg.rect(x + half * hw, y, hw, 20, fill="#f4f4f4" if faded else LIGHT[lane],
+                         stroke=GREY, sw=0.8)
+                svg.text(x + half * hw + hw / 2, y + 14, f"{part:08X}", size=9.5,
+                         anchor="middle", mono=True, fill="#bbb" if faded else INK)
+        return y + 27
+
+    for lane in range(4):
+        svg.text(x0 + lane * (2 * hw + gap) + hw, y + 12, f"lane {lane}: bb{lane}", size=10,
+                 anchor="middle", weight="bold", fill=PLANE[lane])
+    y = register(y + 18, "ymm0", "the quad (vmovdqa)", q, read_low=True)
+    y = register(y, "[A]", "MANINO_A, lane by lane", A, read_low=True)
+    y = register(y, "vpmuludq", "lo32(q) × lo32(A): the full 64-bit product",
+                 [(b & 0xFFFF_FFFF) * (a & 0xFFFF_FFFF) for b, a in zip(q, A)])
+    y = register(y, "vpmuludq, vpsllq 32, vpaddq", "+ lo32(q) × hi32(A), shifted up by 32: "
+                 "lo32(q) × A modulo 2⁶⁴", low)
+    y = register(y, "vpsrlq ymm0, 32", "the high halves move down", high_halves)
+    y = register(y, "the same with [B]", None, high)
+    y = register(y, "vpxor", "the eight products, two per lane", products)
+    y = svg.para(10, y + 10, f"vextracti128, vpxor, vpshufd and vpxor fold the four lanes into "
+                 f"0x{key:016X} (state 0, so state × C adds nothing): the key that qbb show "
+                 "--routine hash-manino --backend avx2 prints.", size=11)
+    return svg.render()
+
+
+# ---- chapter 18: the NNUE accumulator in YMM registers -------------------------------------------
 
 def nnue_accumulator():
     sys.dont_write_bytecode = True  # no __pycache__ beside the tools
@@ -136,153 +285,4 @@ def nnue_accumulator():
                  f"(255 · 64) = {cp} cp for the side that moved. The scalar loop adds the 256 "
                  f"products one at a time, in another order, and reaches the same {total}: "
                  f"wrapping i32 addition is associative.", size=11)
-    return svg.render()
-
-
-# ---- chapter 16: the classical board's pairs of sets become planes -------------------------------
-
-def classical_lanes():
-    run = real.Output("from-classical", "sse2")
-    sets = {c: run.bitboard(f"{c} (") for c in "PNBRQKpnbrqk"}
-    letters = [next((c for c in sets if (sets[c] >> s) & 1), "") for s in range(64)]
-    # the six registers of two u64 each, as sse2 loads them
-    w_pn, w_br, w_qk = [sets["P"], sets["N"]], [sets["B"], sets["R"]], [sets["Q"], sets["K"]]
-    b_pn, b_br, b_qk = [sets["p"], sets["n"]], [sets["b"], sets["r"]], [sets["q"], sets["k"]]
-    por = lambda *regs: [regs[0][0] | sum_or(r[0] for r in regs[1:]),
-                         regs[0][1] | sum_or(r[1] for r in regs[1:])]
-    pn, br, qk = por(w_pn, b_pn), por(w_br, b_br), por(w_qk, b_qk)
-    black = por(b_pn, b_br, b_qk)
-    planes_12 = por(pn, [br[0], br[0]], qk)  # punpcklqdq br, br
-    black_rq = [black[0], br[1]]  # pblendw: lane 0 from black, lane 1 from br
-    black_k = [black[1], qk[1]]  # punpckhqdq black, qk
-    queens = [0, qk[0]]  # pslldq 8
-    planes_03 = por(black_rq, black_k, queens)
-    quad = [planes_03[0], planes_12[0], planes_12[1], planes_03[1]]  # the two unpacks
-    assert quad == run.quad(2), "the figure must match sse2's from_classical"
-
-    svg = Svg(W, "from_classical in XMM registers: pairs of sets, ORed and moved between lanes")
-    y = title(svg, "sse2 from_classical: the last lane moves", "Kiwipete: the twelve sets load "
-              "as six registers of two lanes, [P, N], [B, R], [Q, K] per colour; ORs make "
-              "both colours' pairs. Each lane a board, two registers a row.")
-    shade = lambda values, colours: [lambda s, v=v, c=c: c if (v >> s) & 1 else "#fff"
-                                     for v, c in zip(values, colours)]
-    grey = "#777"
-    y = board_row(svg, y + 14, "pblendw", ["black_rq |", "punpckhqdq:", "black_k"], ["bP|bB|bQ", "R", "bN|bR|bK", "K"],
-                  shade(black_rq + black_k, [PLANE[0], PLANE[3], PLANE[0], PLANE[3]]), letters)
-    y = board_row(svg, y, "pslldq 8", ["queens |", "por: the", "planes_12"],
-                  ["0", "Q", "P|B|Q", "N|B|K"], shade(queens + planes_12,
-                                                      [grey, PLANE[3], PLANE[1], PLANE[2]]),
-                  letters)
-    y = step(svg, 60, y - 8, "por ×2", "planes_03 = black_rq | black_k | queens: lane 0 "
-             "every black piece, lane 1 R|Q|K")
-    top = board_row(svg, y + 14, "inputs", ["planes_03 |", "planes_12"],
-                    ["plane 0", "plane 3", "plane 1", "plane 2"],
-                    shade(planes_03 + planes_12, [PLANE[0], PLANE[3], PLANE[1], PLANE[2]]),
-                    letters)
-    y = top + 40
-    # punpcklqdq(planes_03, planes_12) = [plane 0, plane 1]; punpckhqdq(planes_12, planes_03)
-    for src, dst in ((0, 0), (2, 1), (3, 2), (1, 3)):
-        svg.line(COLS[src] + BW / 2, top - 12, COLS[dst] + BW / 2, y - 16,
-                 stroke=PLANE[3] if src != dst else GREY, sw=1.3, arrow=True)
-    svg.text(8, top + 8, "punpcklqdq", size=11, mono=True, weight="bold")
-    svg.text(8, top + 21, "punpckhqdq", size=11, mono=True, weight="bold")
-    y = board_row(svg, y, "the quad", ["xmm0 | xmm1"], [f"bb{p}" for p in range(4)],
-                  shade(quad, PLANE), letters)
-    svg.para(10, y, "The low lanes of the two registers make [bb0, bb1], the high lanes "
-             "[bb2, bb3]: the planes qbb show --routine from-classical --backend sse2 prints.",
-             size=11.5)
-    return svg.render()
-
-
-def sum_or(values):
-    out = 0
-    for v in values:
-        out |= v
-    return out
-
-
-# ---- chapter 17: Manino's eight products in two vpmuludq per constant ---------------------------
-
-def splitmix(state):
-    """crates/qbb/src/hash.rs's SplitMix64 step: the next state and its output."""
-    state = (state + 0x9E37_79B9_7F4A_7C15) & MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58_476D_1CE4_E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D0_49BB_1331_11EB) & MASK64
-    return state, z ^ (z >> 31)
-
-
-def manino_constants():
-    """MANINO_C, MANINO_A and MANINO_B, made as crates/qbb/src/hash.rs makes them."""
-    out, state = [], 0x4D61_6E69_6E6F_2016
-    for _ in range(9):
-        state, key = splitmix(state)
-        out.append(key | 1)
-    return out[0], out[1:5], out[5:9]
-
-
-def mul_64_by_32(half, k):
-    """avx2's mul_64_by_32 in one lane: two vpmuludq (32 x 32 -> 64 bits), vpsllq, vpaddq."""
-    lo32 = lambda v: v & 0xFFFF_FFFF
-    low = lo32(half) * lo32(k)
-    high = lo32(half) * lo32(k >> 32)
-    return (low + (high << 32)) & MASK64
-
-
-def manino_lanes():
-    run = real.Output("hash-manino", "avx2")
-    q = quad_of_nibbles([CODES.get(c, 0) for c in run.grid("board")])
-    halves = {}  # the plane table qbb prints: bbP, lo32, hi32
-    for t in map(str.split, run.text.split("\n")):
-        if len(t) >= 3 and t[-3].startswith("bb") and t[-1].startswith("0x"):
-            halves[int(t[-3][2:])] = (int(t[-2], 16), int(t[-1], 16))
-    assert halves == {p: (b & 0xFFFF_FFFF, b >> 32) for p, b in enumerate(q)}
-    _, A, B = manino_constants()
-    low = [mul_64_by_32(b, a) for b, a in zip(q, A)]
-    high_halves = [b >> 32 for b in q]  # vpsrlq 32
-    high = [mul_64_by_32(h, k) for h, k in zip(high_halves, B)]
-    products = [a ^ b for a, b in zip(low, high)]
-    key = products[0] ^ products[1] ^ products[2] ^ products[3]  # state 0: nothing more
-    shown = int(run.text.split("before")[1].split()[0], 16)
-    assert key == shown, "the figure must match avx2's hash_manino"
-
-    svg = Svg(W, "hash_manino in YMM registers: vpmuludq multiplies the low 32 bits of each lane")
-    y = title(svg, "avx2 hash_manino: the halves of four planes times eight constants",
-              "The start position, the chapter's picture. Each 64-bit lane as its high and low "
-              "32 bits, in hex; grey: the half an instruction does not read.")
-    x0, hw, gap = 12, 55, 7
-
-    def register(y, name, note, values, read_low=False):
-        svg.text(8, y + 10, name, size=11, mono=True, weight="bold")
-        if note and 18 + 7 * len(name) + 5.8 * len(note) < W - 8:
-            svg.text(18 + 7 * len(name), y + 10, note, size=10.5, fill="#444")
-        elif note:
-            y += 14
-            svg.text(8, y + 10, note, size=10.5, fill="#444")
-        y += 15
-        for lane, v in enumerate(values):
-            x = x0 + lane * (2 * hw + gap)
-            for half, part in enumerate((v >> 32, v & 0xFFFF_FFFF)):
-                faded = read_low and half == 0
-                svg.rect(x + half * hw, y, hw, 20, fill="#f4f4f4" if faded else LIGHT[lane],
-                         stroke=GREY, sw=0.8)
-                svg.text(x + half * hw + hw / 2, y + 14, f"{part:08X}", size=9.5,
-                         anchor="middle", mono=True, fill="#bbb" if faded else INK)
-        return y + 27
-
-    for lane in range(4):
-        svg.text(x0 + lane * (2 * hw + gap) + hw, y + 12, f"lane {lane}: bb{lane}", size=10,
-                 anchor="middle", weight="bold", fill=PLANE[lane])
-    y = register(y + 18, "ymm0", "the quad (vmovdqa)", q, read_low=True)
-    y = register(y, "[A]", "MANINO_A, lane by lane", A, read_low=True)
-    y = register(y, "vpmuludq", "lo32(q) × lo32(A): the full 64-bit product",
-                 [(b & 0xFFFF_FFFF) * (a & 0xFFFF_FFFF) for b, a in zip(q, A)])
-    y = register(y, "vpmuludq, vpsllq 32, vpaddq", "+ lo32(q) × hi32(A), shifted up by 32: "
-                 "lo32(q) × A modulo 2⁶⁴", low)
-    y = register(y, "vpsrlq ymm0, 32", "the high halves move down", high_halves)
-    y = register(y, "the same with [B]", None, high)
-    y = register(y, "vpxor", "the eight products, two per lane", products)
-    y = svg.para(10, y + 10, f"vextracti128, vpxor, vpshufd and vpxor fold the four lanes into "
-                 f"0x{key:016X} (state 0, so state × C adds nothing): the key that qbb show "
-                 "--routine hash-manino --backend avx2 prints.", size=11)
     return svg.render()

@@ -1,11 +1,12 @@
 """Chapters 5 to 8: the quad to and from the mailbox, move deltas, the flip."""
 
-from .quad import *
-from .svg import *
 from . import real
+from .quad import CODES, E4, START, bits_of, byte, codes_of, occupied, quad_of, square
+from .svg import (FAINT, GREY, HIGHLIGHT, INK, LIGHT, PLANE, W, step, strip_heads, strip_row, Svg,
+                  title)
 
 
-# ---- 7. the GFNI 8x8 bit-matrix transpose (chapter 5) ---------------------------------------------
+# ---- chapter 5: the GFNI 8x8 bit-matrix transpose ------------------------------------------------
 
 def gf2p8affine_byte(x, matrix):
     """Intel's pseudo-code for one byte: bit i = parity(matrix byte 7 - i & x)."""
@@ -104,7 +105,8 @@ def gfni_diagram():
                  "rank 1 of the mailbox: R N B Q K B N R.", size=11.5)
     return svg.render()
 
-# ---- 3. vpmovmskb as a gather (chapter 6) --------------------------------------------------------
+
+# ---- chapter 6: vpmovmskb as a gather ------------------------------------------------------------
 
 def movemask_gather():
     codes = codes_of(START)
@@ -175,7 +177,54 @@ def movemask_gather():
     return svg.render()
 
 
-# ---- 4. a pshufb byte shuffle: the flip's mirror (chapter 8) --------------------------------------
+# ---- chapter 7: a move's delta from shifted unit quads -------------------------------------------
+
+def unit(code):
+    """UNIT[code]: the quad with `code` on a1 and nothing else."""
+    return [(code >> p) & 1 for p in range(4)]
+
+
+def move_delta_lanes():
+    run = real.Output("move-delta", "sse2")
+    before, delta, after = run.quad(0), run.quad(1), run.quad(2)
+    board = run.grid("before")
+    king, rook = CODES["K"], CODES["R"]
+    assert board[square("e1")] == "K" and board[square("h1")] == "R"
+    aspects = [("king leaves", "e1", king), ("king lands", "g1", king),
+               ("nothing taken", "g1", 0), ("rook leaves", "h1", rook),
+               ("rook lands", "f1", rook)]
+    shifted = [[b << square(sq) for b in unit(code)] for _, sq, code in aspects]
+    mine = [0] * 4
+    for s in shifted:
+        mine = [m ^ b for m, b in zip(mine, s)]  # pxor, one register pair at a time
+    assert mine == delta and [b ^ d for b, d in zip(before, mine)] == after, \
+        "the figure must match sse2's move_delta"
+    assert delta == [0, 0, bits_of("e1 g1"), bits_of("e1 f1 g1 h1")]  # as the text says
+
+    svg = Svg(W, "move_delta(e1g1) in two XMM registers: a unit quad per aspect, shifted")
+    y = title(svg, "sse2 move_delta(e1g1): shifted unit quads, xor-ed into the delta",
+              "White castles short in the chapter's picture. Rank 1 of each 64-bit lane; "
+              "xmm0 holds planes 0 and 1, xmm1 planes 2 and 3.")
+    heads = [(f"xmm{p // 2}: bb{p}", PLANE[p]) for p in range(4)]
+    y = strip_heads(svg, y + 4, heads)
+    y = strip_row(svg, y, f"UNIT[{king:X}]", "K on a1", unit(king), 0, PLANE)
+    y = strip_row(svg, y, f"UNIT[{rook:X}]", "R on a1", unit(rook), 0, PLANE)
+    y = svg.para(10, y + 4, "For each aspect, two movdqa of UNIT[code] and two psllq by the "
+                 "square's index (one count for both lanes of a register):", size=11.5)
+    y += 4
+    for (what, sq, code), values in zip(aspects, shifted):
+        y = strip_row(svg, y, f"psllq {square(sq)}", f"{what}, {sq}", values, 0, PLANE,
+                      square(sq))
+    y = step(svg, 60, y - 6, "pxor ×2, per aspect", "the xor of the five: the delta")
+    y = strip_row(svg, y, "delta", None, delta, 0, PLANE, frame=True)
+    svg.para(10, y + 6, "Plane 2 changes on e1 and g1 (the king's bit), plane 3 on e1 to h1 "
+             "(the king's and the rook's): quad ^ delta makes the move, and the delta is the "
+             "one qbb show --routine move-delta --backend sse2 prints. A capture of code 0 "
+             "shifts an all-zero unit and adds nothing.", size=11.5)
+    return svg.render()
+
+
+# ---- chapter 8: a pshufb byte shuffle: the flip's mirror -----------------------------------------
 
 def pshufb_mirror():
     quad = quad_of(E4)
@@ -230,51 +279,4 @@ def pshufb_mirror():
                  "set. The indices 7, 6, .. 0 and 15, 14, .. 8 reverse the bytes of each lane: "
                  "rank 1 <-> rank 8. avx2's vpshufb does the same in each 128-bit half and "
                  "cannot fetch across the halves.", size=11.5)
-    return svg.render()
-
-
-# ---- chapter 7: a move's delta from shifted unit quads --------------------------------------------
-
-def unit(code):
-    """UNIT[code]: the quad with `code` on a1 and nothing else."""
-    return [(code >> p) & 1 for p in range(4)]
-
-
-def move_delta_lanes():
-    run = real.Output("move-delta", "sse2")
-    before, delta, after = run.quad(0), run.quad(1), run.quad(2)
-    board = run.grid("before")
-    king, rook = CODES["K"], CODES["R"]
-    assert board[square("e1")] == "K" and board[square("h1")] == "R"
-    aspects = [("king leaves", "e1", king), ("king lands", "g1", king),
-               ("nothing taken", "g1", 0), ("rook leaves", "h1", rook),
-               ("rook lands", "f1", rook)]
-    shifted = [[b << square(sq) for b in unit(code)] for _, sq, code in aspects]
-    mine = [0] * 4
-    for s in shifted:
-        mine = [m ^ b for m, b in zip(mine, s)]  # pxor, one register pair at a time
-    assert mine == delta and [b ^ d for b, d in zip(before, mine)] == after, \
-        "the figure must match sse2's move_delta"
-    assert delta == [0, 0, bits_of("e1 g1"), bits_of("e1 f1 g1 h1")]  # as the text says
-
-    svg = Svg(W, "move_delta(e1g1) in two XMM registers: a unit quad per aspect, shifted")
-    y = title(svg, "sse2 move_delta(e1g1): shifted unit quads, xor-ed into the delta",
-              "White castles short in the chapter's picture. Rank 1 of each 64-bit lane; "
-              "xmm0 holds planes 0 and 1, xmm1 planes 2 and 3.")
-    heads = [(f"xmm{p // 2}: bb{p}", PLANE[p]) for p in range(4)]
-    y = strip_heads(svg, y + 4, heads)
-    y = strip_row(svg, y, f"UNIT[{king:X}]", "K on a1", unit(king), 0, PLANE)
-    y = strip_row(svg, y, f"UNIT[{rook:X}]", "R on a1", unit(rook), 0, PLANE)
-    y = svg.para(10, y + 4, "For each aspect, two movdqa of UNIT[code] and two psllq by the "
-                 "square's index (one count for both lanes of a register):", size=11.5)
-    y += 4
-    for (what, sq, code), values in zip(aspects, shifted):
-        y = strip_row(svg, y, f"psllq {square(sq)}", f"{what}, {sq}", values, 0, PLANE,
-                      square(sq))
-    y = step(svg, 60, y - 6, "pxor ×2, per aspect", "the xor of the five: the delta")
-    y = strip_row(svg, y, "delta", None, delta, 0, PLANE, frame=True)
-    svg.para(10, y + 6, "Plane 2 changes on e1 and g1 (the king's bit), plane 3 on e1 to h1 "
-             "(the king's and the rook's): quad ^ delta makes the move, and the delta is the "
-             "one qbb show --routine move-delta --backend sse2 prints. A capture of code 0 "
-             "shifts an all-zero unit and adds nothing.", size=11.5)
     return svg.render()

@@ -1,11 +1,11 @@
 """Chapters 13 to 15: table lookups and arithmetic on nibbles."""
 
-from .quad import *
-from .svg import *
 from . import real
+from .quad import E4, MASK64, byte, quad_of, square_name
+from .svg import GREY, HIGHLIGHT, INK, LIGHT, PLANE, W, lane_label, step, Svg, title
 
 
-# ---- 8. pshufb as a table lookup: nibble counts (chapter 13) -------------------------------------
+# ---- chapter 13: pshufb as a table lookup: nibble counts -----------------------------------------
 
 def pshufb_popcount():
     table = [bin(i).count("1") for i in range(16)]
@@ -61,7 +61,7 @@ def pshufb_popcount():
     return svg.render()
 
 
-# ---- chapter 14: the top bits keep each borrow inside its nibble ----------------------------------
+# ---- chapter 14: the top bits keep each borrow inside its nibble ---------------------------------
 
 H = 0x8888_8888_8888_8888
 

@@ -1,11 +1,12 @@
 """Chapters 1 to 4: the quad in registers, reading, writing and splitting it."""
 
-from .quad import *
-from .svg import *
 from . import real
+from .quad import CODES, MASK64, START, quad_of, quad_of_nibbles, square
+from .svg import (BW, COLS, FAINT, GREY, HIGHLIGHT, INK, LIGHT, PLANE, W, board_row, step,
+                  strip_heads, strip_row, Svg, title)
 
 
-# ---- 1. the quad in registers (chapter 1) --------------------------------------------------------
+# ---- chapter 1: the quad in registers ------------------------------------------------------------
 
 def quad_registers():
     svg = Svg(W, "The quad in memory, in two XMM registers and in one YMM register")
@@ -57,7 +58,7 @@ def quad_registers():
     return svg.render()
 
 
-# ---- 2. the vertical nibble: piece_at in one register (chapter 1) --------------------------------
+# ---- chapter 1: the vertical nibble: piece_at in one register ------------------------------------
 
 def piece_at_nibble():
     quad = quad_of(START)
@@ -196,7 +197,7 @@ def set_piece_lanes():
     return svg.render()
 
 
-# ---- chapter 3: a lane-crossing permute, a blend and an AND ----------------------------------------
+# ---- chapter 3: a lane-crossing permute, a blend and an AND --------------------------------------
 
 def permute4x64(lanes, imm):
     """vpermq / vpermpd: lane i of the result is lane (imm >> 2i) & 3 of the source."""
@@ -256,7 +257,7 @@ def piece_sets_lanes():
     return svg.render()
 
 
-# ---- chapter 4: the two-level tree on its side -------------------------------------------------
+# ---- chapter 4: the two-level tree on its side ---------------------------------------------------
 
 def matching(a, b):
     """avx2's matching: lane j = the squares where planes (b, a) hold the two bits of j, each
