@@ -116,31 +116,37 @@ def manino_lanes():
 
     svg = Svg(W, "hash_manino in YMM registers: vpmuludq multiplies the low 32 bits of each lane")
     y = title(svg, "avx2 hash_manino: the halves of four planes times eight constants",
-              "The start position, the chapter's picture. Each 64-bit lane as its high and low "
-              "32 bits, in hex; grey: the half an instruction does not read.")
-    x0, hw, gap = 12, 55, 7
+              "The start position, the chapter's picture. Lane p holds plane p: lanes 0 and 1 on "
+              "the first line, 2 and 3 on the second, each as its high and low 32 bits in hex; "
+              "grey: the half an instruction does not read.")
+    x0, hw, gap = 30, 98, 30  # two lanes a line, so that the digits stay large on a phone
 
     def register(y, name, note, values, read_low=False):
-        svg.text(8, y + 10, name, size=11, mono=True, weight="bold")
+        svg.text(8, y + 10, name, size=11.5, mono=True, weight="bold")
         if note and 18 + 7 * len(name) + 5.8 * len(note) < W - 8:
-            svg.text(18 + 7 * len(name), y + 10, note, size=10.5, fill="#444")
+            svg.text(18 + 7.2 * len(name), y + 10, note, size=11, fill="#444")
         elif note:
-            y += 14
-            svg.text(8, y + 10, note, size=10.5, fill="#444")
-        y += 15
+            y += 15
+            svg.text(8, y + 10, note, size=11, fill="#444")
+        y += 16
         for lane, v in enumerate(values):
-            x = x0 + lane * (2 * hw + gap)
+            x = x0 + (lane % 2) * (2 * hw + gap)
+            yy = y + (lane // 2) * 26
+            svg.text(x - 5, yy + 15, lane, size=10, anchor="end", weight="bold",
+                     fill=PLANE[lane])
             for half, part in enumerate((v >> 32, v & 0xFFFF_FFFF)):
                 faded = read_low and half == 0
-                svg.rect(x + half * hw, y, hw, 20, fill="#f4f4f4" if faded else LIGHT[lane],
+                svg.rect(x + half * hw, yy, hw, 22, fill="#f4f4f4" if faded else LIGHT[lane],
                          stroke=GREY, sw=0.8)
-                svg.text(x + half * hw + hw / 2, y + 14, f"{part:08X}", size=9.5,
-                         anchor="middle", mono=True, fill="#bbb" if faded else INK)
-        return y + 27
+                svg.text(x + half * hw + hw / 2, yy + 15.5, f"{part:08X}", size=12.5,
+                         anchor="middle", mono=True, fill="#aaa" if faded else INK)
+        return y + 60
 
-    for lane in range(4):
-        svg.text(x0 + lane * (2 * hw + gap) + hw, y + 12, f"lane {lane}: bb{lane}", size=10,
-                 anchor="middle", weight="bold", fill=PLANE[lane])
+    for lane in range(2):
+        x = x0 + lane * (2 * hw + gap)
+        svg.text(x + hw / 2, y + 12, "high 32 bits", size=10, anchor="middle", fill="#555")
+        svg.text(x + 1.5 * hw, y + 12, "low 32 bits", size=10, anchor="middle", fill="#555")
+    y += 8
     y = register(y + 18, "ymm0", "the quad (vmovdqa)", q, read_low=True)
     y = register(y, "[A]", "MANINO_A, lane by lane", A, read_low=True)
     y = register(y, "vpmuludq", "lo32(q) × lo32(A): the full 64-bit product",
