@@ -228,7 +228,7 @@ def nibble_board_lanes():
         svg.line(x0 + j * (lw + 6) + lw / 2, top + 3, x0 + k * (lw + 6) + lw / 2, top + 37,
                  stroke=PLANE[3] if j != k else GREY, sw=1.3, arrow=True)
     y = lane_boxes(top + 42, [order[j] for j in (0, 2, 1, 3)], "ordered")
-    svg.para(10, y + 16, f"Rank 1 reads {int.from_bytes(bytes(ordered[:4]), 'little'):#010X} "
+    svg.para(10, y + 16, f"Rank 1 reads 0x{int.from_bytes(bytes(ordered[:4]), 'little'):08X} "
              "as a u32, its nibbles right to left: the 32 bytes are those qbb show --routine "
              "to-nibble-board --backend avx2 prints.", size=11.5)
     return svg.render()
