@@ -7,14 +7,14 @@ Called by book/generate.sh with the output folder (book/src/generated/diagrams):
 
 Every value drawn is computed here, by the same steps as the backend code the figure names
 (crates/qbb/src/backend/{sse2,avx2,avx512}/), and checked before it is drawn: a figure that
-disagrees stops the script. The figures of chapters 2-4, 7, 10, 11 and 14-17 take their inputs
-from, and check their results against, what the routine itself computes on that backend, as the
-lab's `qbb show --routine ROUTINE --backend BACKEND` prints it (target/release/qbb, or $QBB;
-lane_diagrams/real.py); the others check theirs against a plain reference written here.
-(The NNUE
-figure reads the engine's network file, through book/tools/nnue_net.py.) The SVGs have a viewBox
-and no fixed size, so that they scale to the width of the page, and a white background, so that
-they stay readable under the book's dark themes.
+disagrees stops the script. The figures read the routine they draw as the lab runs it, `qbb show
+--routine ROUTINE --backend BACKEND` (target/release/qbb, or $QBB; lane_diagrams/real.py), and
+check their values against its answer; the table lookup of chapter 13 checks its counts against
+Python's own. test_diagrams.py changes one value of each answer and sees each figure stop. (The
+NNUE figure reads the engine's network file, through book/tools/nnue_net.py, and checks against
+the routine when that network is not all zeros.) The SVGs have a viewBox and no fixed size, so
+that they scale to the width of the page, and a white background, so that they stay readable
+under the book's dark themes.
 """
 
 import sys

@@ -21,6 +21,9 @@ def kogge_stone_diagram():
         stages.append([f | (pro[i] & shift(f, n)) for f in stages[-1]])
     for g, fill in zip(gens, stages[-1]):
         assert fill == slow_fill(g, empty, step, wrap)
+    run = real.Output("occluded-fills", "avx2")  # the position of chapters 9 and 12
+    assert [run.bitboard("W", 1 + p) for p in range(4)] == stages[-1], \
+        "the figure must match avx2's occluded_fills"
     letters = [LETTERS.get(c, "") for c in codes_of(LINES)]
 
     svg = Svg(W, "Kogge-Stone: a fill in three doubling steps, four planes at once")
@@ -206,6 +209,11 @@ def isenberg_diagram():
     assert between[0] == bits_of("e2 e3 e4 e5 e6 e7") and between[1] == bits_of("g4")
     assert checkers == [bits_of("e8"), 0]
     assert between[0] & white == 0 and between[1] & white == bits_of("g4")
+    run = real.Output("checks-and-pins", "sse2")  # the same position
+    assert run.bitboard("checkers", 1) == checkers[0] and \
+        run.bitboard("check_mask", 1) == between[0] | checkers[0] and \
+        run.bitboard("discoverers", 2) == between[1] & white, \
+        "the figure must match sse2's checks_and_pins"
 
     svg = Svg(W, "Isenberg's coding in four lanes: kings and sliders filled together")
     y = title(svg, "sse2 checks_and_pins: the quad as two registers",

@@ -1,5 +1,6 @@
 """Chapters 16 to 18: other board representations, hashing, the NNUE accumulator."""
 
+import re
 import sys
 
 from . import real
@@ -204,6 +205,12 @@ def nnue_accumulator():
     total = nn.wrap32(nn.wrap32(halves[0] + halves[2]) + nn.wrap32(halves[1] + halves[3]))
     assert total == nn.forward_sum(moved, net), "avx2's order must give the scalar sum"
     cp = nn.finish(total, net)
+    if weights == "the network built into the engine":  # the network qbb show computes with
+        run = real.Output("nnue-update", "avx2")  # Kiwipete and e5f7, the command's defaults
+        us = re.search(r"^ +us +(.*)$", run.text, re.M).group(1).split()
+        mover = re.search(r"after the move, before the flip: (-?\d+) cp", run.text).group(1)
+        assert [int(a) for a in us] == acc[0][:8] and int(mover) == cp, \
+            "the figure must match avx2's nnue_refresh and nnue_update"
 
     svg = Svg(W, "The NNUE accumulator in eight YMM registers: a move's rows, then the forward pass")
     y = title(svg, "avx2 NNUE: one accumulator in eight YMM registers, a move's rows, the "

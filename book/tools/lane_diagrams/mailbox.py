@@ -1,9 +1,17 @@
 """Chapters 5 to 8: the quad to and from the mailbox, move deltas, the flip."""
 
+import re
+
 from . import real
 from .quad import CODES, E4, START, bits_of, byte, codes_of, occupied, quad_of, square
 from .svg import (FAINT, GREY, HIGHLIGHT, INK, LIGHT, PLANE, W, step, strip_heads, strip_row, Svg,
                   title)
+
+
+def mailbox_rank(text, rank):
+    """Rank `rank` (0 = rank 1) of the mailbox bytes `qbb show --routine to-mailbox` prints."""
+    rows = dict(re.findall(r"\s([1-8]) ((?:[0-9A-F]{2} ){7}[0-9A-F]{2})\s*$", text, re.M))
+    return [int(b, 16) for b in rows[str(rank + 1)].split()]
 
 
 # ---- chapter 5: the GFNI 8x8 bit-matrix transpose ------------------------------------------------
@@ -27,6 +35,8 @@ def gfni_diagram():
     lane = sum(r << (8 * i) for i, r in enumerate(rows))
     result = [gf2p8affine_byte(1 << j, lane) for j in range(8)]
     assert result == codes_of(START)[8 * rank:8 * rank + 8], result
+    run = real.Output("to-mailbox", "avx512", START)
+    assert result == mailbox_rank(run.text, rank), "the figure must match avx512's to_mailbox"
 
     svg = Svg(W, "vgf2p8affineqb as an 8x8 bit-matrix transpose")
     y = title(svg, "avx512 to_mailbox: a rank's four plane bytes become its eight mailbox bytes",
@@ -119,6 +129,8 @@ def movemask_gather():
         shifted += [word & 0xFF, word >> 8]
     mask = sum(((b >> 7) & 1) << i for i, b in enumerate(shifted))
     assert mask == quad_of(START)[plane] & 0xFFFF == 0xFF2C, hex(mask)
+    run = real.Output("from-mailbox", "avx2", START)
+    assert run.bitboard(f"bb{plane}") & 0xFFFF == mask, "the figure must match avx2's from_mailbox"
 
     svg = Svg(W, "vpmovmskb as a gather: one bit of every byte into one bitmask")
     y = title(svg, "avx2 from_mailbox, plane 1: bit 1 of every byte into one mask",
@@ -236,6 +248,9 @@ def pshufb_mirror():
     flipped0 = int.from_bytes((quad[0] ^ occ).to_bytes(8, "little")[::-1], "little")
     flipped1 = int.from_bytes(quad[1].to_bytes(8, "little")[::-1], "little")
     assert out == [byte(flipped0, k) for k in range(8)] + [byte(flipped1, k) for k in range(8)]
+    run = real.Output("flip", "sse2")  # 1. e4, black to move: the command's default
+    assert run.quad(1) == quad and run.quad(2)[:2] == [flipped0, flipped1], \
+        "the figure must match sse2's flip"
 
     svg = Svg(W, "pshufb: each byte of the result picks the source byte its index names")
     y = title(svg, "sse2 flip: one pshufb mirrors two planes",

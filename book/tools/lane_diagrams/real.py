@@ -6,8 +6,10 @@ command line (target/release/qbb, which book/generate.sh builds first). A figure
 with the routine stops the script.
 """
 
+import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[3]
@@ -21,8 +23,25 @@ def qbb():
     return path
 
 
+def runs(backend):
+    """Whether this CPU runs `backend`, as `qbb backends --json` says."""
+    if not RUNNABLE:
+        done = subprocess.run([str(qbb()), "backends", "--json"], capture_output=True, text=True,
+                              check=True)
+        RUNNABLE.update(b["name"] for b in json.loads(done.stdout) if b["available"])
+    return backend in RUNNABLE
+
+
+RUNNABLE = set()
+
+
 def show(routine, backend, *args):
-    """The text of `qbb show --routine ROUTINE --backend BACKEND ARGS`."""
+    """The text of `qbb show --routine ROUTINE --backend BACKEND ARGS`. On a CPU that does not run
+    the backend, the scalar reference's (which the conformance kit holds every backend to)."""
+    if not runs(backend):
+        print(f"diagrams: this CPU does not run {backend}: {routine} checked against the scalar "
+              "reference instead", file=sys.stderr)
+        backend = "scalar"
     command = [str(qbb()), "show", "--routine", routine, "--backend", backend, *args]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
@@ -37,7 +56,7 @@ class Output:
     """One run of a routine: its grids by their headings, and its text."""
 
     def __init__(self, routine, backend, *args):
-        self.routine, self.backend = routine, backend
+        self.routine = routine
         self.text = show(routine, backend, *args)
         self.blocks = grid_blocks(self.text)
 
@@ -49,7 +68,7 @@ class Output:
             for heading, cells in grids:
                 if heading.startswith(label):
                     return cells
-        raise SystemExit(f"diagrams: {self.routine} on {self.backend} prints no grid {label!r}")
+        raise SystemExit(f"diagrams: qbb show --routine {self.routine} prints no grid {label!r}")
 
     def bitboard(self, label, block=None):
         """A grid of marks (1 or x) as a bitboard."""
@@ -65,18 +84,24 @@ class Output:
 
 
 def grid_blocks(text):
-    """Every block of grids: a heading line, ranks 8 to 1, and the files line, whose letters stand
-    exactly over the cells (`qbb show` draws `a b c`, `abc` and bracketed squares `.[1]|.`)."""
+    """Every block of grids, each grid as its heading and its 64 cells (a1 = 0 .. h8 = 63)."""
+    lines = text.split("\n")
+    return [[(label, [lines[i][k] if k < len(lines[i]) else " " for i, k in places])
+             for label, places in block] for block in grid_places(text)]
+
+
+def grid_places(text):
+    """Where the cells of every block of grids stand in the text, as (line, column) of each square.
+    A block is a heading line, ranks 8 to 1, and the files line, whose letters stand exactly over
+    the cells (`qbb show` draws `a b c`, `abc` and bracketed squares `.[1]|.`)."""
     lines = text.split("\n")
     blocks = []
     for i, line in enumerate(lines):
-        if not line.lstrip().startswith("a") or "h" not in line or i < 9:
+        if i < 9 or [r[:1] for r in lines[i - 8:i]] != list("87654321"):
             continue
-        files = [k for k, c in enumerate(line) if c == "a"]
-        if not all(line[k:].replace(" ", "").startswith("abcdefgh") for k in files):
-            continue
-        ranks = lines[i - 8:i]
-        if [r[:1] for r in ranks] != list("87654321"):
+        files = [k for k, c in enumerate(line)
+                 if c == "a" and line[k:].replace(" ", "").startswith("abcdefgh")]
+        if not files:
             continue
         heading = lines[i - 9]
         grids = []
@@ -84,10 +109,6 @@ def grid_blocks(text):
             columns = [k for k in range(start, len(line)) if line[k] in "abcdefgh"][:8]
             end = files[n + 1] if n + 1 < len(files) else len(heading)
             label = heading[max(0, start - 1):end].strip()
-            cells = [" "] * 64
-            for r, rank_line in enumerate(ranks):
-                for f, k in enumerate(columns):
-                    cells[(7 - r) * 8 + f] = rank_line[k] if k < len(rank_line) else " "
-            grids.append((label, cells))
+            grids.append((label, [(i - 8 + 7 - s // 8, columns[s % 8]) for s in range(64)]))
         blocks.append(grids)
     return blocks

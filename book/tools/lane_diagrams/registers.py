@@ -72,6 +72,9 @@ def piece_at_nibble():
     nibble = ((signs & 0x8080_8080) * 0x0020_4081 & 0xFFFF_FFFF) >> 28
     reference = sum(((quad[p] >> sq) & 1) << p for p in range(4))
     assert nibble == reference == 0b1100, (nibble, reference)
+    run = real.Output("piece-at", "avx2")  # the start position and e1, the command's defaults
+    assert run.quad(0) == quad and run.nibbles("piece_at")[sq] == nibble, \
+        "the figure must match avx2's piece_at"
 
     svg = Svg(W, "piece_at(e1) in one YMM register: vpsllq, vpmovmskb, a multiply")
     y = title(svg, "avx2 piece_at(e1): the four bits of square 4 come from the four lanes",
