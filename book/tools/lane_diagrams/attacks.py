@@ -238,7 +238,8 @@ def isenberg_diagram():
                        label=names[i] if names else None, label_size=9.5)
         return y + BW + 12
 
-    y = board_row(y, "the quad", ["Isenberg's bb1,", "bb2 and bb0,", "bb3"], [0, 0, 0, 0], lane_names)
+    y = board_row(y, "the quad", ["Isenberg's bb1,", "bb2 and bb0,", "bb3"], [0, 0, 0, 0],
+                  lane_names)
     y = board_row(y, "north rays", ["the fill + one", "step: blocker", "included"], north)
     y = board_row(y, "south rays", ["the same,", "the other way"], south)
     y = svg.para(10, y + 8, "between = king rays & the sliders' opposite rays, lanes exchanged "

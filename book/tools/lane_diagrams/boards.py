@@ -179,7 +179,8 @@ def nnue_accumulator():
     kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R"
     e5, f7 = square("e5"), square("f7")
     before = nn.relative_codes(kiwipete)
-    assert nn.relative_name(before[e5]) == "our knight" and nn.relative_name(before[f7]) == "their pawn"
+    assert nn.relative_name(before[e5]) == "our knight"
+    assert nn.relative_name(before[f7]) == "their pawn"
     after = list(before)
     after[e5], after[f7] = 0, before[e5]
     acc = nn.refresh(before, net)
@@ -199,7 +200,8 @@ def nnue_accumulator():
             w = net.output[side][16 * r:16 * r + 16]
             v = [min(max(a, 0), nn.QA) for a in x]
             vw = [nn.wrap16(a * b) for a, b in zip(v, w)]
-            madd = [nn.wrap32(v[2 * i] * vw[2 * i] + v[2 * i + 1] * vw[2 * i + 1]) for i in range(8)]
+            madd = [nn.wrap32(v[2 * i] * vw[2 * i] + v[2 * i + 1] * vw[2 * i + 1])
+                    for i in range(8)]
             sums = [nn.wrap32(a + b) for a, b in zip(sums, madd)]
     halves = [nn.wrap32(sums[i] + sums[i + 4]) for i in range(4)]
     total = nn.wrap32(nn.wrap32(halves[0] + halves[2]) + nn.wrap32(halves[1] + halves[3]))
@@ -212,7 +214,8 @@ def nnue_accumulator():
         assert [int(a) for a in us] == acc[0][:8] and int(mover) == cp, \
             "the figure must match avx2's nnue_refresh and nnue_update"
 
-    svg = Svg(W, "The NNUE accumulator in eight YMM registers: a move's rows, then the forward pass")
+    svg = Svg(W, "The NNUE accumulator in eight YMM registers: a move's rows, then the forward "
+              "pass")
     y = title(svg, "avx2 NNUE: one accumulator in eight YMM registers, a move's rows, the "
               "forward pass",
               f"Kiwipete, white to move, 1. Nxf7 (e5f7); the side to move's accumulator, us. "
