@@ -8,7 +8,7 @@ of the repository or from a fixed seed.
 import struct
 from pathlib import Path
 
-from diagrams import codes_of
+from lane_diagrams.quad import codes_of
 
 REPO = Path(__file__).resolve().parents[2]
 EMBEDDED = REPO / "crates" / "qbb-engine" / "nets" / "default.nnue"
