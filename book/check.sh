@@ -6,6 +6,7 @@
 #   - the technique chapters, dispatch, representations and results pages type no measured figure
 #     (a ratio, a time per call, a rate) in their own text: every one comes from an include;
 #   - every comparative sentence there is marked and holds on the data (tools/claims.py);
+#   - no sentence of twenty words or more appears on more than three built pages (tools/said_once.py);
 #   - `mdbook build` reports no warning and no error (mdbook itself exits 0 on a missing include
 #     file and says nothing at all about a missing anchor or image, hence the checks above).
 #
@@ -115,4 +116,7 @@ if grep -qE '\b(WARN|ERROR)\b' "$log"; then
     echo "book: mdbook reported warnings or errors (above)" >&2
     exit 1
 fi
-echo "book: all includes, anchors and images present; built without warnings"
+# Said once: no sentence of twenty words or more on more than three pages of the built book.
+python3 "$book_dir/tools/said_once.py" "$book_dir/book" ||
+    { echo "book: a long sentence is repeated (above): say it on one page and link to it" >&2; exit 1; }
+echo "book: all includes, anchors and images present; built without warnings; nothing long said twice over"

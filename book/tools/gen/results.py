@@ -87,14 +87,24 @@ def write_chapter_tables(measured, out):
     return unmeasured
 
 
+def provenance_link(measured):
+    """What each chapter says of its tables' origin, after its last table: the machine in a few
+    words and a link to the one page that says the rest (the results page)."""
+    m = measured.report["machine"]
+    return HEADER.format(source=measured.sources) + (
+        f"Measured on `{measured.machine_id}` ({m['cpu']}, {m['cpu_details'].split(', ')[0]}, "
+        f"{m['cpu_details'].split(', ')[1]}): [where these numbers come from]"
+        "(../results.md#where-the-numbers-come-from).\n"
+    )
+
+
 def provenance(measured):
-    """Where the chapter tables come from: once per chapter, which includes it after its last
-    table."""
+    """Where the chapter tables come from, in full: once, on the results page."""
     report, rows = measured.report, measured.report["results"]
     with_ipc = any(ipc_of(r, measured.counts_by_bench.get(r["benchmark"], {}).get(r["backend"]))
                    is not None for r in rows)
     text = HEADER.format(source=measured.sources)
-    text += "**Where these numbers come from.** " + machine_line(report) + "\n\n"
+    text += machine_line(report) + "\n\n"
     text += " ".join(part for part in (ratio_line(report), clock_line(report)) if part) + "\n\n"
     if is_fair(report):
         text += noise_line(report) + "\n\n"
@@ -200,7 +210,8 @@ def write_results(report_dir):
               "says how)", file=sys.stderr)
     out = OUT / "results"
     unmeasured = write_chapter_tables(measured, out)
-    write(out / "provenance.md", provenance(measured))
+    write(out / "provenance.md", provenance_link(measured))
+    write(out / "provenance-full.md", provenance(measured))
     write_report_pages(measured, unmeasured, out)
     write_engine_pages(measured, out)
     copy_charts(measured, unmeasured)
