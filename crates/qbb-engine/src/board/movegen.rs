@@ -9,7 +9,7 @@
 //!
 //! The generator hands sets of targets to a [`Sink`]: one sink writes moves into a list, another
 //! only counts them (perft's bulk counting at the last ply: a popcount per piece). It is two
-//! halves, [`king_moves`] and [`other_moves`], so that `lanes.rs` can count the other pieces of
+//! halves, [`Generator::king_moves`] and [`Generator::other_moves`], so that `lanes.rs` can count the other pieces of
 //! a batch of children at once and leave the rest to them.
 //!
 //! Slider attacks, the slider checks and the pins come from an [`AttackSource`]: the engine's
@@ -148,51 +148,58 @@ impl<F: FnMut(Move), const QUEEN_ONLY: bool> Sink for Emitter<'_, F, QUEEN_ONLY>
     }
 }
 
-impl RelativeSets {
-    /// Is `sq` attacked by the opponent, with `occupied` blocking the rays?
+/// What every step of move generation works with besides the board: the backend, where slider
+/// attacks, checks and pins come from, and the engine's tables. One value, passed along instead
+/// of three; it is two words and compiles away.
+#[derive(Clone, Copy)]
+pub(crate) struct Generator<'t, B, A> {
+    pub b: B,
+    pub a: A,
+    pub t: &'t Tables,
+}
+
+impl<B: Backend, A: AttackSource> Generator<'static, B, A> {
     #[inline(always)]
-    fn attacked<B: Backend, A: AttackSource>(
-        &self,
-        b: B,
-        a: A,
-        t: &Tables,
-        sq: Square,
-        occupied: u64,
-    ) -> bool {
-        let them = self.them;
-        (t.knight[sq] & self.knights & them) != 0
-            || (t.pawn[sq] & self.pawns & them) != 0
-            || (t.king[sq] & self.kings & them) != 0
-            || (a.rook(b, t, sq, occupied) & (self.rooks | self.queens) & them) != 0
-            || (a.bishop(b, t, sq, occupied) & (self.bishops | self.queens) & them) != 0
+    pub(crate) fn new(b: B, a: A) -> Self {
+        Generator { b, a, t: tables() }
+    }
+}
+
+impl<B: Backend, A: AttackSource> Generator<'_, B, A> {
+    /// Is `sq` attacked by the opponent on `board`, with `occupied` blocking the rays?
+    #[inline(always)]
+    fn is_attacked(self, board: &RelativeSets, sq: Square, occupied: u64) -> bool {
+        let Generator { b, a, t } = self;
+        let them = board.them;
+        (t.knight[sq] & board.knights & them) != 0
+            || (t.pawn[sq] & board.pawns & them) != 0
+            || (t.king[sq] & board.kings & them) != 0
+            || (a.rook(b, t, sq, occupied) & (board.rooks | board.queens) & them) != 0
+            || (a.bishop(b, t, sq, occupied) & (board.bishops | board.queens) & them) != 0
     }
 
-    /// The squares the opponent attacks, with `occupied` blocking the rays: its sliders from
-    /// `a`, its knights, pawns and king from the tables. Only the sliders on the lines of `reach`
-    /// are asked: the answer is exact on the squares the reach was made of (the king's, the
-    /// castling paths'), and may miss attacks elsewhere.
+    /// The squares the opponent attacks on `board`, with `occupied` blocking the rays: its
+    /// sliders from `a`, its knights, pawns and king from the tables. Only the sliders on the
+    /// lines of `reach` are asked: the answer is exact on the squares the reach was made of (the
+    /// king's, the castling paths'), and may miss attacks elsewhere.
     #[inline(always)]
-    fn attacked_set<B: Backend, A: AttackSource>(
-        &self,
-        b: B,
-        a: A,
-        t: &Tables,
-        occupied: u64,
-        reach: Reach,
-    ) -> u64 {
-        let them = self.them;
-        let orth = (self.rooks | self.queens) & them & reach.orth;
-        let diag = (self.bishops | self.queens) & them & reach.diag;
+    fn attacked_set(self, board: &RelativeSets, occupied: u64, reach: Reach) -> u64 {
+        let Generator { b, a, t } = self;
+        let them = board.them;
+        let orth = (board.rooks | board.queens) & them & reach.orth;
+        let diag = (board.bishops | board.queens) & them & reach.diag;
         let mut attacked = a.sliders(b, t, orth, diag, occupied);
-        for sq in Squares(self.knights & them) {
+        for sq in Squares(board.knights & them) {
             attacked |= t.knight[sq];
         }
         // Their pawns take down the board.
-        let pawns = self.pawns & them;
+        let pawns = board.pawns & them;
         attacked |= Direction::SouthEast.shift(pawns) | Direction::SouthWest.shift(pawns);
-        attacked | t.king[Square::from_index_masked((self.kings & them).trailing_zeros())]
+        attacked | t.king[Square::from_index_masked((board.kings & them).trailing_zeros())]
     }
+}
 
+impl RelativeSets {
     /// Our bishops, rooks and queens, each set with its type.
     #[inline(always)]
     fn our_sliders(&self) -> [(PieceType, u64); 3] {
@@ -229,10 +236,10 @@ pub(crate) fn generate<B: Backend, A: AttackSource, S: Sink, const CAPTURES: boo
     pos: &Position,
     sink: &mut S,
 ) {
-    let t = tables();
+    let g = Generator::new(b, a);
     let board = RelativeSets::new(b, &pos.quad);
-    let node = king_moves::<B, A, S, CAPTURES>(b, a, t, pos, &board, sink);
-    other_moves::<B, A, S, CAPTURES>(b, a, t, pos, &board, &node, sink);
+    let node = g.king_moves::<S, CAPTURES>(pos, &board, sink);
+    g.other_moves::<S, CAPTURES>(pos, &board, &node, sink);
 }
 
 /// What the king's moves find out about a node, which the other pieces' moves need.
@@ -252,155 +259,217 @@ impl KingNode {
     }
 }
 
-/// The king's moves and castling into `sink`; the checks and pins they found. Of `pos` only the
-/// castling rights are read (the board is `board`).
-#[inline(always)]
-pub(crate) fn king_moves<B: Backend, A: AttackSource, S: Sink, const CAPTURES: bool>(
-    b: B,
-    a: A,
-    t: &Tables,
-    pos: &Position,
-    board: &RelativeSets,
-    sink: &mut S,
-) -> KingNode {
-    let (us, them, occupied) = (board.us, board.them, board.occupied);
-    let king = Square::from_index_masked((board.kings & us).trailing_zeros());
-    let threats = a.threats(b, t, board.king_lines(king));
-    let leapers = (t.knight[king] & board.knights & them) | (t.pawn[king] & board.pawns & them);
-    let checkers = leapers | threats.checkers;
+impl<B: Backend, A: AttackSource> Generator<'_, B, A> {
+    /// The king's moves and castling into `sink`; the checks and pins they found. Of `pos` only
+    /// the castling rights are read (the board is `board`).
+    #[inline(always)]
+    pub(crate) fn king_moves<S: Sink, const CAPTURES: bool>(
+        self,
+        pos: &Position,
+        board: &RelativeSets,
+        sink: &mut S,
+    ) -> KingNode {
+        let Generator { b, a, t } = self;
+        let (us, them, occupied) = (board.us, board.them, board.occupied);
+        let king = Square::from_index_masked((board.kings & us).trailing_zeros());
+        let threats = a.threats(b, t, board.king_lines(king));
+        let leapers = (t.knight[king] & board.knights & them) | (t.pawn[king] & board.pawns & them);
+        let checkers = leapers | threats.checkers;
 
-    // King moves: any square not attacked once the king has left its square (so that it cannot
-    // hide on the ray of a slider that checks it). Castling: the castling rooks whose paths are
-    // empty, one lookup by the king's file and rank 1's occupancy (`Tables::castling_clear`).
-    // Castling's paths, or more than two king squares, take one map of the squares the opponent
-    // attacks; fewer are asked about one by one (a map for every king move made the start
-    // position's perft run more instructions than it saved). The map asks only the sliders on a
-    // line through the squares it is read on (`Reach`): the king's and the castling paths'.
-    let king_targets = t.king[king] & !us & if CAPTURES { them } else { !0 };
-    let castling = if CAPTURES || checkers != 0 {
-        0
-    } else {
-        pos.castle_rooks & t.castling_clear(king, occupied)
-    };
-    let without_king = occupied ^ king.bit();
-    let attacked = if castling != 0 || king_targets.count_ones() > 2 {
-        let reach = if castling != 0 {
-            t.castle_reach(king)
+        // King moves: any square not attacked once the king has left its square (so that it
+        // cannot hide on the ray of a slider that checks it). Castling: the castling rooks whose
+        // paths are empty, one lookup by the king's file and rank 1's occupancy
+        // (`Tables::castling_clear`). Castling's paths, or more than two king squares, take one
+        // map of the squares the opponent attacks; fewer are asked about one by one (a map for
+        // every king move made the start position's perft run more instructions than it saved).
+        // The map asks only the sliders on a line through the squares it is read on (`Reach`):
+        // the king's and the castling paths'.
+        let king_targets = t.king[king] & !us & if CAPTURES { them } else { !0 };
+        let castling = if CAPTURES || checkers != 0 {
+            0
         } else {
-            t.king_reach[king]
+            pos.castle_rooks & t.castling_clear(king, occupied)
         };
-        board.attacked_set(b, a, t, without_king, reach)
-    } else {
-        Squares(king_targets)
-            .filter(|&to| board.attacked(b, a, t, to, without_king))
-            .fold(0, |set, to| set | to.bit())
-    };
-    sink.piece_moves(PieceType::King, king, king_targets & !attacked);
-    // Castling next, while the map is at hand: left to the end of the generator, the map had to
-    // stay live across all of it.
-    for rook in Squares(castling) {
-        castle(b, a, t, board, king, rook, attacked, sink);
-    }
-    KingNode {
-        king,
-        threats,
-        leapers,
-        checkers,
-    }
-}
-
-/// The moves of every piece but the king, en passant included, into `sink`, after
-/// [`king_moves`] found `node`. Of `pos` only the en-passant square is read (the board is
-/// `board`).
-#[inline(always)]
-pub(crate) fn other_moves<B: Backend, A: AttackSource, S: Sink, const CAPTURES: bool>(
-    b: B,
-    a: A,
-    t: &Tables,
-    pos: &Position,
-    board: &RelativeSets,
-    node: &KingNode,
-    sink: &mut S,
-) {
-    let KingNode {
-        king,
-        ref threats,
-        leapers,
-        checkers,
-    } = *node;
-    if checkers & checkers.wrapping_sub(1) != 0 {
-        return; // double check: only the king moves
-    }
-    // One checker: capture it, or block it if it is a slider.
-    let check_mask = if checkers == 0 {
-        !0
-    } else if leapers != 0 {
-        leapers
-    } else {
-        threats.block
-    };
-    // The usual node, in no check and with no piece pinned, has a copy of its own in which the
-    // check mask (every square) and the pinned set (none) are constants: the compiler drops
-    // their masks and the pinned pieces' code from it.
-    if node.is_free() {
-        non_king_moves::<B, A, S, CAPTURES>(b, a, t, board, threats, sink, !0, 0);
-    } else {
-        non_king_moves::<B, A, S, CAPTURES>(
-            b,
-            a,
-            t,
-            board,
+        let without_king = occupied ^ king.bit();
+        let attacked = if castling != 0 || king_targets.count_ones() > 2 {
+            let reach = if castling != 0 {
+                t.castle_reach(king)
+            } else {
+                t.king_reach[king]
+            };
+            self.attacked_set(board, without_king, reach)
+        } else {
+            Squares(king_targets)
+                .filter(|&to| self.is_attacked(board, to, without_king))
+                .fold(0, |set, to| set | to.bit())
+        };
+        sink.piece_moves(PieceType::King, king, king_targets & !attacked);
+        // Castling next, while the map is at hand: left to the end of the generator, the map had
+        // to stay live across all of it.
+        for rook in Squares(castling) {
+            self.castle(board, king, rook, attacked, sink);
+        }
+        KingNode {
+            king,
             threats,
-            sink,
-            check_mask,
-            threats.pinned,
-        );
+            leapers,
+            checkers,
+        }
     }
 
-    if let Some(to) = pos.en_passant() {
-        en_passant(b, a, t, board, to, king, sink);
+    /// The moves of every piece but the king, en passant included, into `sink`, after
+    /// [`Generator::king_moves`] found `node`. Of `pos` only the en-passant square is read (the
+    /// board is `board`).
+    #[inline(always)]
+    pub(crate) fn other_moves<S: Sink, const CAPTURES: bool>(
+        self,
+        pos: &Position,
+        board: &RelativeSets,
+        node: &KingNode,
+        sink: &mut S,
+    ) {
+        let KingNode {
+            king,
+            ref threats,
+            leapers,
+            checkers,
+        } = *node;
+        if checkers & checkers.wrapping_sub(1) != 0 {
+            return; // double check: only the king moves
+        }
+        // One checker: capture it, or block it if it is a slider.
+        let check_mask = if checkers == 0 {
+            !0
+        } else if leapers != 0 {
+            leapers
+        } else {
+            threats.block
+        };
+        // The usual node, in no check and with no piece pinned, has a copy of its own in which
+        // the check mask (every square) and the pinned set (none) are constants: the compiler
+        // drops their masks and the pinned pieces' code from it.
+        if node.is_free() {
+            self.non_king_moves::<S, CAPTURES>(board, threats, sink, !0, 0);
+        } else {
+            self.non_king_moves::<S, CAPTURES>(board, threats, sink, check_mask, threats.pinned);
+        }
+
+        if let Some(to) = pos.en_passant() {
+            self.en_passant(board, to, king, sink);
+        }
     }
-}
 
-/// The moves of every piece but the king, targets limited to `check_mask`, the `pinned` pieces
-/// along their pin lines.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn non_king_moves<B: Backend, A: AttackSource, S: Sink, const CAPTURES: bool>(
-    b: B,
-    a: A,
-    t: &Tables,
-    board: &RelativeSets,
-    threats: &SliderThreats,
-    sink: &mut S,
-    check_mask: u64,
-    pinned: u64,
-) {
-    let (us, them, occupied) = (board.us, board.them, board.occupied);
+    /// The moves of every piece but the king, targets limited to `check_mask`, the `pinned`
+    /// pieces along their pin lines.
+    #[inline(always)]
+    fn non_king_moves<S: Sink, const CAPTURES: bool>(
+        self,
+        board: &RelativeSets,
+        threats: &SliderThreats,
+        sink: &mut S,
+        check_mask: u64,
+        pinned: u64,
+    ) {
+        let Generator { b, a, t } = self;
+        let (us, them, occupied) = (board.us, board.them, board.occupied);
 
-    let targets = !us & check_mask & if CAPTURES { them } else { !0 };
+        let targets = !us & check_mask & if CAPTURES { them } else { !0 };
 
-    knight_moves(t, board.knights & us & !pinned, targets, sink);
-    // Sliders: the free ones without a test per piece; the pinned ones come last.
-    slider_moves(b, a, t, board, !pinned, targets, sink);
+        knight_moves(t, board.knights & us & !pinned, targets, sink);
+        // Sliders: the free ones without a test per piece; the pinned ones come last.
+        self.slider_moves(board, !pinned, targets, sink);
 
-    // Pawns: the unpinned ones set-wise.
-    let pawns = board.pawns & us;
-    pawn_moves::<S, CAPTURES>(sink, pawns & !pinned, them, !occupied, check_mask);
+        // Pawns: the unpinned ones set-wise.
+        let pawns = board.pawns & us;
+        pawn_moves::<S, CAPTURES>(sink, pawns & !pinned, them, !occupied, check_mask);
 
-    // The pinned sliders and pawns, each along its pin line; one test skips them all when
-    // nothing is pinned.
-    if pinned != 0 {
-        for (kind, set) in board.our_sliders() {
-            for from in Squares(set & pinned) {
-                let line = a.pin_line(b, t, threats, from);
-                let attacks = slider_attacks(b, a, t, kind, from, occupied);
-                sink.piece_moves(kind, from, attacks & targets & line);
+        // The pinned sliders and pawns, each along its pin line; one test skips them all when
+        // nothing is pinned.
+        if pinned != 0 {
+            for (kind, set) in board.our_sliders() {
+                for from in Squares(set & pinned) {
+                    let line = a.pin_line(b, t, threats, from);
+                    let attacks = self.slider_attacks(kind, from, occupied);
+                    sink.piece_moves(kind, from, attacks & targets & line);
+                }
+            }
+            for from in Squares(pawns & pinned) {
+                let mask = check_mask & a.pin_line(b, t, threats, from);
+                pawn_moves::<S, CAPTURES>(sink, from.bit(), them, !occupied, mask);
             }
         }
-        for from in Squares(pawns & pinned) {
-            let mask = check_mask & a.pin_line(b, t, threats, from);
-            pawn_moves::<S, CAPTURES>(sink, from.bit(), them, !occupied, mask);
+    }
+
+    /// The moves of our sliders on the squares of `among` to `targets`, with no pin line.
+    #[inline(always)]
+    pub(crate) fn slider_moves<S: Sink>(
+        self,
+        board: &RelativeSets,
+        among: u64,
+        targets: u64,
+        sink: &mut S,
+    ) {
+        for (kind, set) in board.our_sliders() {
+            for from in Squares(set & among) {
+                let attacks = self.slider_attacks(kind, from, board.occupied);
+                sink.piece_moves(kind, from, attacks & targets);
+            }
+        }
+    }
+
+    /// The squares a slider of type `kind` on `from` attacks, `occupied` blocking.
+    #[inline(always)]
+    fn slider_attacks(self, kind: PieceType, from: Square, occupied: u64) -> u64 {
+        let Generator { b, a, t } = self;
+        match kind {
+            PieceType::Bishop => a.bishop(b, t, from, occupied),
+            PieceType::Rook => a.rook(b, t, from, occupied),
+            _ => a.rook(b, t, from, occupied) | a.bishop(b, t, from, occupied),
+        }
+    }
+
+    /// En passant onto `to`, tested in full on the board after the capture: it removes two
+    /// pawns from one rank, which can uncover the king along that rank, and it may capture a
+    /// checking pawn.
+    #[inline(always)]
+    fn en_passant<S: Sink>(self, board: &RelativeSets, to: Square, king: Square, sink: &mut S) {
+        let victim = behind(to, 8);
+        let capturers =
+            ((to.bit() >> 9) & !FILE_H | (to.bit() >> 7) & !FILE_A) & board.pawns & board.us;
+        for from in Squares(capturers) {
+            let mut after = board.with_occupancy_flipped(from.bit() ^ victim.bit() ^ to.bit());
+            after.them ^= victim.bit();
+            if !self.is_attacked(&after, king, after.occupied) {
+                sink.en_passant(from, to);
+            }
+        }
+    }
+
+    /// Castling as king takes own rook, its paths already clear: no square the king stands on,
+    /// passes or reaches may be attacked, tested without the castling rook, which could
+    /// otherwise hide an attack on the king's path. A rook in the corner hides nothing (no
+    /// square lies beyond it on the rank), so there `attacked`, the opponent's attacks without
+    /// our king, answers; with the king in no check, taking the king away uncovers no square of
+    /// its path. Other rooks (Chess960) are tested square by square.
+    #[inline(always)]
+    fn castle<S: Sink>(
+        self,
+        board: &RelativeSets,
+        king: Square,
+        rook: Square,
+        attacked: u64,
+        sink: &mut S,
+    ) {
+        const CORNERS: u64 = (FILE_A | FILE_H) & RANK_1;
+        let path = self.t.castling(king, rook).king_path;
+        let safe = if rook.bit() & CORNERS != 0 {
+            path & attacked == 0
+        } else {
+            let occupied = board.occupied ^ king.bit() ^ rook.bit();
+            !Squares(path).any(|sq| self.is_attacked(board, sq, occupied))
+        };
+        if safe {
+            sink.castle(king, rook);
         }
     }
 }
@@ -410,42 +479,6 @@ fn non_king_moves<B: Backend, A: AttackSource, S: Sink, const CAPTURES: bool>(
 pub(crate) fn knight_moves<S: Sink>(t: &Tables, knights: u64, targets: u64, sink: &mut S) {
     for from in Squares(knights) {
         sink.piece_moves(PieceType::Knight, from, t.knight[from] & targets);
-    }
-}
-
-/// The moves of our sliders on the squares of `among` to `targets`, with no pin line.
-#[inline(always)]
-pub(crate) fn slider_moves<B: Backend, A: AttackSource, S: Sink>(
-    b: B,
-    a: A,
-    t: &Tables,
-    board: &RelativeSets,
-    among: u64,
-    targets: u64,
-    sink: &mut S,
-) {
-    for (kind, set) in board.our_sliders() {
-        for from in Squares(set & among) {
-            let attacks = slider_attacks(b, a, t, kind, from, board.occupied);
-            sink.piece_moves(kind, from, attacks & targets);
-        }
-    }
-}
-
-/// The squares a slider of type `kind` on `from` attacks, `occupied` blocking.
-#[inline(always)]
-fn slider_attacks<B: Backend, A: AttackSource>(
-    b: B,
-    a: A,
-    t: &Tables,
-    kind: PieceType,
-    from: Square,
-    occupied: u64,
-) -> u64 {
-    match kind {
-        PieceType::Bishop => a.bishop(b, t, from, occupied),
-        PieceType::Rook => a.rook(b, t, from, occupied),
-        _ => a.rook(b, t, from, occupied) | a.bishop(b, t, from, occupied),
     }
 }
 
@@ -493,62 +526,6 @@ pub(crate) fn pawn_captures<T: Bitboard>(pawns: T, them: T) -> (T, T) {
     let west = (pawns & T::from(!FILE_A)) << 7;
     let east = (pawns & T::from(!FILE_H)) << 9;
     (west & them, east & them)
-}
-
-/// En passant onto `to`, tested in full on the board after the capture: it removes two pawns
-/// from one rank, which can uncover the king along that rank, and it may capture a checking
-/// pawn.
-#[inline(always)]
-fn en_passant<B: Backend, A: AttackSource, S: Sink>(
-    b: B,
-    a: A,
-    t: &Tables,
-    board: &RelativeSets,
-    to: Square,
-    king: Square,
-    sink: &mut S,
-) {
-    let victim = behind(to, 8);
-    let capturers =
-        ((to.bit() >> 9) & !FILE_H | (to.bit() >> 7) & !FILE_A) & board.pawns & board.us;
-    for from in Squares(capturers) {
-        let mut after = board.with_occupancy_flipped(from.bit() ^ victim.bit() ^ to.bit());
-        after.them ^= victim.bit();
-        if !after.attacked(b, a, t, king, after.occupied) {
-            sink.en_passant(from, to);
-        }
-    }
-}
-
-/// Castling as king takes own rook, its paths already clear: no square the king stands on, passes
-/// or reaches may be attacked, tested without the castling rook, which could otherwise hide an
-/// attack on the king's path. A rook in the corner hides nothing (no square lies beyond it on the
-/// rank), so there `attacked`, the opponent's attacks without our king, answers; with the king in
-/// no check, taking the king away uncovers no square of its path. Other rooks (Chess960) are
-/// tested square by square.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn castle<B: Backend, A: AttackSource, S: Sink>(
-    b: B,
-    a: A,
-    t: &Tables,
-    board: &RelativeSets,
-    king: Square,
-    rook: Square,
-    attacked: u64,
-    sink: &mut S,
-) {
-    const CORNERS: u64 = (FILE_A | FILE_H) & RANK_1;
-    let path = t.castling(king, rook).king_path;
-    let safe = if rook.bit() & CORNERS != 0 {
-        path & attacked == 0
-    } else {
-        let occupied = board.occupied ^ king.bit() ^ rook.bit();
-        !Squares(path).any(|sq| board.attacked(b, a, t, sq, occupied))
-    };
-    if safe {
-        sink.castle(king, rook);
-    }
 }
 
 impl Position {

@@ -14,7 +14,7 @@
 //! ([`Lanes`]), and that arithmetic runs once for the batch. What differs between the children
 //! stays per child: the king (its moves, castling, the checks and pins), and, for a child in
 //! check, with a pinned piece or an en-passant capture, all its other moves too (the generator's
-//! own [`king_moves`] and [`other_moves`]).
+//! own [`Generator::king_moves`] and [`Generator::other_moves`]).
 //!
 //! The lanes are plain arrays; the compiler turns their operations into vector instructions of
 //! the backend's feature region. The avx512 backend holds a batch in one register and counts the
@@ -28,8 +28,7 @@ use qbb::direction::{NOT_A, NOT_AB, NOT_GH, NOT_H};
 use qbb::{Backend, BackendKind, Bitboard, Direction, PieceSets};
 
 use crate::board::attack_source::AttackSource;
-use crate::board::attacks::tables;
-use crate::board::movegen::{Counter, RANK_7, king_moves, other_moves, pawn_captures, pawn_pushes};
+use crate::board::movegen::{Counter, Generator, RANK_7, pawn_captures, pawn_pushes};
 use crate::board::position::Position;
 use crate::board::relative_sets::RelativeSets;
 
@@ -243,7 +242,11 @@ const fn counts_as_lanes<B: Backend>() -> bool {
 /// The number of legal moves of each of `children` (at most [`LANES`]), summed: perft's bulk
 /// count of a batch, with checks and pins from `a`.
 #[inline(always)]
-pub(crate) fn count_batch<B: Backend, A: AttackSource>(b: B, a: A, children: &[Position]) -> u64 {
+pub(crate) fn count_batch<B: Backend, A: AttackSource>(
+    g: Generator<'_, B, A>,
+    children: &[Position],
+) -> u64 {
+    let Generator { b, a, .. } = g;
     if !counts_as_lanes::<B>() {
         let mut nodes = 0;
         for child in children {
@@ -252,17 +255,16 @@ pub(crate) fn count_batch<B: Backend, A: AttackSource>(b: B, a: A, children: &[P
         return nodes;
     }
     debug_assert!(children.len() <= LANES);
-    let t = tables();
     let sets = LaneSets::new(children);
     let mut counter = Counter(0);
     let mut free = Lanes::ZERO;
     for (i, child) in children.iter().enumerate() {
         let board = sets.child(i);
-        let node = king_moves::<B, A, _, false>(b, a, t, child, &board, &mut counter);
+        let node = g.king_moves::<_, false>(child, &board, &mut counter);
         if node.is_free() && child.en_passant().is_none() {
             free.0[i] = !0;
         } else {
-            other_moves::<B, A, _, false>(b, a, t, child, &board, &node, &mut counter);
+            g.other_moves::<_, false>(child, &board, &node, &mut counter);
         }
     }
     counter.0 + sets.free_moves(free)

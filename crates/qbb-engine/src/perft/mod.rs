@@ -23,7 +23,7 @@ use std::hint::black_box;
 use qbb::Backend;
 
 use crate::board::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
-use crate::board::attacks::tables;
+use crate::board::movegen::Generator;
 use crate::board::moves::{Move, MoveList};
 use crate::board::position::Position;
 use lanes::{LANES, count_batch};
@@ -109,8 +109,8 @@ fn perft_by<B: Backend, A: AttackSource, const BULK: bool>(
                 // that a child's count does not start at the end of its own make's chain (load
                 // the move, build the delta, xor, flip) but from a board made earlier
                 // (`CHILDREN_BATCH` says how it was timed).
-                let t = tables();
-                let siblings = Siblings::new(b, a, t, pos);
+                let g = Generator::new(b, a);
+                let siblings = Siblings::new(g, pos);
                 // One array for all the batches: a new one per batch cost eight copies of the
                 // parent before any child was made. Its slots hold what the children share (key,
                 // clocks, side), so that making a child writes only the rest.
@@ -119,22 +119,22 @@ fn perft_by<B: Backend, A: AttackSource, const BULK: bool>(
                 // A loop, not an iterator: once the count of a batch grew large, the library's
                 // closures inside `map` and `sum` no longer inlined into the feature region.
                 for &mv in moves.as_slice() {
-                    if let Some(count) = siblings.count_quiet(b, a, t, pos, mv) {
+                    if let Some(count) = siblings.count_quiet(g, pos, mv) {
                         nodes += count;
                         continue;
                     }
-                    if let Some(count) = siblings.count_capture(b, a, t, mv) {
+                    if let Some(count) = siblings.count_capture(g, mv) {
                         nodes += count;
                         continue;
                     }
                     pos.make_move_unkeyed_into(b, mv, &mut children[made]);
                     made += 1;
                     if made == CHILDREN_BATCH {
-                        nodes += count_batch(b, a, &children);
+                        nodes += count_batch(g, &children);
                         made = 0;
                     }
                 }
-                return nodes + count_batch(b, a, &children[..made]);
+                return nodes + count_batch(g, &children[..made]);
             }
             moves
                 .iter()

@@ -30,8 +30,7 @@ use qbb::{Backend, PieceType};
 use crate::board::attack_source::AttackSource;
 use crate::board::attacks::Tables;
 use crate::board::movegen::{
-    Counter, king_moves, knight_moves, other_moves, pawn_captures, pawn_moves, pawn_pushes,
-    slider_moves,
+    Counter, Generator, knight_moves, pawn_captures, pawn_moves, pawn_pushes,
 };
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
@@ -58,16 +57,15 @@ impl Siblings {
     /// The null child of `pos` and its counts, with attacks from `a`.
     #[inline(always)]
     pub(crate) fn new<B: Backend, A: AttackSource>(
-        b: B,
-        a: A,
-        t: &Tables,
+        g: Generator<'_, B, A>,
         pos: &Position,
     ) -> Siblings {
+        let Generator { b, a, t } = g;
         let null = pos.passed_unkeyed(b);
         let board = RelativeSets::new(b, &null.quad);
         let (us, occupied) = (board.us, board.occupied);
         let mut sliders = Counter(0);
-        slider_moves(b, a, t, &board, !0, !us, &mut sliders);
+        g.slider_moves(&board, !0, !us, &mut sliders);
         let orth = (board.rooks | board.queens) & us;
         let diag = (board.bishops | board.queens) & us;
         // Every square a pawn could push to or through, or capture on: all of them empty, all
@@ -92,9 +90,7 @@ impl Siblings {
     #[inline(always)]
     pub(crate) fn count_quiet<B: Backend, A: AttackSource>(
         &self,
-        b: B,
-        a: A,
-        t: &Tables,
+        g: Generator<'_, B, A>,
         pos: &Position,
         mv: Move,
     ) -> Option<u64> {
@@ -109,12 +105,12 @@ impl Siblings {
         let squares = (mv.from().bit() | mv.to().bit()).swap_bytes();
         let board = self.board.after_their_move(mv.piece()?, squares);
         let mut counter = Counter(0);
-        if !self.count_king(b, a, t, &board, &mut counter) {
+        if !self.count_king(g, &board, &mut counter) {
             return Some(counter.0);
         }
         let sliders = squares & self.slider_squares != 0;
         let pawns = squares & self.pawn_squares != 0;
-        Some(counter.0 + self.knights + self.others(b, a, t, &board, sliders, pawns))
+        Some(counter.0 + self.knights + self.others(g, &board, sliders, pawns))
     }
     // ANCHOR_END: count_quiet
 
@@ -125,9 +121,7 @@ impl Siblings {
     #[inline(always)]
     pub(crate) fn count_capture<B: Backend, A: AttackSource>(
         &self,
-        b: B,
-        a: A,
-        t: &Tables,
+        g: Generator<'_, B, A>,
         mv: Move,
     ) -> Option<u64> {
         let target = mv.to().mirrored();
@@ -145,9 +139,10 @@ impl Siblings {
             .after_their_move(mv.piece()?, squares)
             .after_our_loss(taken, target.bit());
         let mut counter = Counter(0);
-        if !self.count_king(b, a, t, &board, &mut counter) {
+        if !self.count_king(g, &board, &mut counter) {
             return Some(counter.0);
         }
+        let t = g.t;
         // The target was ours: now every knight of ours that attacks it may go there.
         let knights = if taken == PieceType::Knight {
             count_knight_moves(t, &board)
@@ -160,7 +155,7 @@ impl Siblings {
         );
         let sliders = slider || squares & self.slider_squares != 0;
         let pawns = taken == PieceType::Pawn || squares & self.pawn_squares != 0;
-        Some(counter.0 + knights + self.others(b, a, t, &board, sliders, pawns))
+        Some(counter.0 + knights + self.others(g, &board, sliders, pawns))
     }
     // ANCHOR_END: count_capture
 
@@ -171,15 +166,13 @@ impl Siblings {
     #[inline(always)]
     fn count_king<B: Backend, A: AttackSource>(
         &self,
-        b: B,
-        a: A,
-        t: &Tables,
+        g: Generator<'_, B, A>,
         board: &RelativeSets,
         counter: &mut Counter,
     ) -> bool {
-        let node = king_moves::<B, A, _, false>(b, a, t, &self.null, board, counter);
+        let node = g.king_moves::<_, false>(&self.null, board, counter);
         if !node.is_free() {
-            other_moves::<B, A, _, false>(b, a, t, &self.null, board, &node, counter);
+            g.other_moves::<_, false>(&self.null, board, &node, counter);
             return false;
         }
         true
@@ -191,16 +184,14 @@ impl Siblings {
     #[inline(always)]
     fn others<B: Backend, A: AttackSource>(
         &self,
-        b: B,
-        a: A,
-        t: &Tables,
+        g: Generator<'_, B, A>,
         board: &RelativeSets,
         sliders_touched: bool,
         pawns_touched: bool,
     ) -> u64 {
         let sliders = if sliders_touched {
             let mut sliders = Counter(0);
-            slider_moves(b, a, t, board, !0, !board.us, &mut sliders);
+            g.slider_moves(board, !0, !board.us, &mut sliders);
             sliders.0
         } else {
             self.sliders
@@ -243,7 +234,6 @@ mod tests {
 
     use super::*;
     use crate::board::attack_source::{BackendAttacks, TableAttacks};
-    use crate::board::attacks::tables;
     use crate::board::moves::MoveList;
 
     /// How many children were counted from their siblings: after a quiet move, after a capture.
@@ -261,14 +251,15 @@ mod tests {
         counted: &mut Counted,
         out: &mut Vec<String>,
     ) {
-        let (b, t) = (Scalar, tables());
+        let b = Scalar;
+        let g = Generator::new(b, a);
         let mut moves = MoveList::new();
         pos.generate_moves_by(b, a, &mut moves);
-        let siblings = Siblings::new(b, a, t, pos);
+        let siblings = Siblings::new(g, pos);
         for &mv in &moves {
             let Some(from_siblings) = siblings
-                .count_quiet(b, a, t, pos, mv)
-                .or_else(|| siblings.count_capture(b, a, t, mv))
+                .count_quiet(g, pos, mv)
+                .or_else(|| siblings.count_capture(g, mv))
             else {
                 continue;
             };
