@@ -189,3 +189,36 @@ class OnCoreSides(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MachinesSideBySide(unittest.TestCase):
+    """The every-machine verdict: which machines agree on the fastest implementation."""
+
+    @staticmethod
+    def report(times, noise=0.05):
+        rows = [{"benchmark": "b", "backend": name, "ns_per_op": ns, "baseline": "swar",
+                 "speedup_vs_baseline": times["swar"] / ns} for name, ns in times.items()]
+        return {"noise": noise, "results": rows,
+                "machine": {"cpu": "CPU", "cpu_details": "family 1, model 2, stepping 3"}}
+
+    def test_machines_agree_over_what_both_ran(self):
+        from gen.verdicts import machines_verdict
+        zen5 = self.report({"swar": 10.0, "avx2": 5.0, "avx512": 2.0})
+        zen3 = self.report({"swar": 10.0, "avx2": 5.0})
+        text = machines_verdict("b", [("m3", zen3), ("m5", zen5)])
+        self.assertIn("The machines agree", text)
+        self.assertIn("| `m5` | CPU, family 1, model 2 | `avx512` | 5.0× | `swar` | none |", text)
+
+    def test_a_different_fastest_is_a_disagreement_and_names_both(self):
+        from gen.verdicts import machines_verdict
+        one = self.report({"swar": 10.0, "sse2": 4.0, "avx2": 6.0})
+        two = self.report({"swar": 10.0, "sse2": 6.0, "avx2": 4.0})
+        text = machines_verdict("b", [("m1", one), ("m2", two)])
+        self.assertIn("disagree", text)
+        self.assertIn("`m1` (`sse2`) against `m2` (`avx2`)", text)
+
+    def test_a_tie_within_the_floor_is_no_disagreement(self):
+        from gen.verdicts import machines_verdict
+        one = self.report({"swar": 10.0, "sse2": 4.0, "avx2": 4.1})
+        two = self.report({"swar": 10.0, "sse2": 4.1, "avx2": 4.0})
+        self.assertIn("agree", machines_verdict("b", [("m1", one), ("m2", two)]))

@@ -8,8 +8,9 @@ against the fastest time (counts_and_time.md).
 """
 
 from .catalogue import SIMD
-from .formatting import and_list, format_fraction, format_ipc, format_noise, format_ns, format_ratio
-from .inputs import HEADER
+from .formatting import (and_list, format_fraction, format_ipc, format_noise, format_ns, format_ratio,
+                         format_speedup)
+from .inputs import HEADER, REPO, read_json
 from .measurements import (against_one, by_benchmark, counted_another_copy, inherited_from,
                            instructions_of, ipc_of, is_fair, is_paired, per_call, tied_fastest,
                            timed)
@@ -114,6 +115,14 @@ def time_text(row):
     return f"{format_ns(row['ns_per_op'])} ns"
 
 
+def speedup_text(row, key):
+    """A row's ratio as the tables print it: with the decimals its interval needs to show it is
+    not 1 (1.0054, not 1.0), where the row has a paired interval; else as the lab prints ratios."""
+    if key == "speedup_vs_baseline" and row.get("speedup_interval"):
+        return format_speedup(row[key], row["speedup_interval"]).split("×")[0]
+    return format_fraction(row[key]) if row[key] < 1 else format_ratio(row[key])
+
+
 def benchmark_verdict(bench, rows, report, counts):
     """One benchmark in a few sentences: the fastest implementation, its time per call and its
     ratio over the reference (or the baseline); the others in order, those level with the reference
@@ -139,7 +148,7 @@ def benchmark_verdict(bench, rows, report, counts):
         whose = f", {source}'s code" if source else ""
         if r["backend"] == reference:
             return f"`{r['backend']}` ({short})"
-        return f"`{r['backend']}` ({format_fraction(r[key])}×{whose})"
+        return f"`{r['backend']}` ({speedup_text(r, key)}×{whose})"
 
     fastest = sorted(rows, key=lambda r: r["ns_per_op"])
     best = fastest[0]
@@ -151,20 +160,28 @@ def benchmark_verdict(bench, rows, report, counts):
     else:
         whose = f" (running {inherited_from(best)}'s code)" if inherited_from(best) else ""
         text = f"In `{bench}`, `{best['backend']}`{whose} is the fastest, at {time_text(best)} "
-        text += f"per call, {format_ratio(best[key])}× over {named}"
+        text += f"per call, {speedup_text(best, key)}× over {named}"
         text += f", which takes {time_text(ref)}." if ref else "."
+    paired = fair and is_paired(report)
     if ties:
         tie = "ties" if len(ties) == 1 else "tie"
-        text += (f" {and_list(item(r) for r in ties)} {tie} with it, within the run's noise floor "
-                 f"of {format_noise(noise)}.")
+        how = ("its paired interval includes 1" if len(ties) == 1 else
+               "their paired intervals include 1") if paired else (
+            f"within the run's noise floor of {format_noise(noise)}")
+        text += f" {and_list(item(r) for r in ties)} {tie} with it: {how}."
     rest = [r for r in fastest[1:] if r not in ties and r["backend"] != reference]
-    faster = [r for r in rest if r[key] > 1 + noise]
-    level = [r for r in rest if r not in faster and r[key] * (1 + noise) >= 1]
-    slower = [r for r in rest if r not in faster and r not in level]
+    if fair:
+        standing = {r["backend"]: against_one(r, noise) for r in rest}
+    else:
+        standing = {r["backend"]: 1 if r[key] > 1 + noise else 0 if r[key] * (1 + noise) >= 1
+                    else -1 for r in rest}
+    faster = [r for r in rest if standing[r["backend"]] == 1]
+    level = [r for r in rest if standing[r["backend"]] == 0]
+    slower = [r for r in rest if standing[r["backend"]] == -1]
     if faster:
         text += f" Then {and_list(item(r) for r in faster)}."
     if level:
-        within = " within the noise floor" if noise else ""
+        within = " (the interval includes 1)" if paired else " within the noise floor" if noise else ""
         text += f" Level with {short}{within}: {and_list(item(r) for r in level)}."
     if slower:
         than = "it" if best["backend"] == reference else short
@@ -181,10 +198,107 @@ def benchmark_verdict(bench, rows, report, counts):
     return text + "\n"
 
 
+def machine_row(machine_id, report, bench):
+    """One machine's line of a benchmark's table: the fastest, its speed-up over that machine's
+    baseline, the baseline, and what ties with the fastest; None where it has no timed row."""
+    rows = timed([r for r in report["results"] if r["benchmark"] == bench])
+    if not rows:
+        return None
+    noise = report.get("noise") or 0.0
+    best = min(rows, key=lambda r: r["ns_per_op"])
+    details = report["machine"]["cpu_details"].split(", ")
+    cpu = f"{report['machine']['cpu']}, {', '.join(details[:2])}"
+    tied = [r["backend"] for r in tied_fastest(rows, noise) if r is not best]
+    tie_rule = "interval" if is_paired(report) else f"floor {format_noise(noise)}"
+    ties = f"{', '.join(f'`{b}`' for b in tied)} ({tie_rule})" if tied else "none"
+    if not is_fair(report):
+        return (f"| `{machine_id}` | {cpu} | `{best['backend']}` | "
+                f"{format_ratio(best['speedup_vs_scalar'])}× over scalar (naive) | – | {ties} |")
+    baseline = best["baseline"]
+    over = "is the baseline" if best["backend"] == baseline else (
+        f"{speedup_text(best, 'speedup_vs_baseline')}×")
+    return f"| `{machine_id}` | {cpu} | `{best['backend']}` | {over} | `{baseline}` | {ties} |"
+
+
+def fastest_among(report, rows, names):
+    """The fastest of `rows` restricted to `names`, and those that tie with it: by the paired
+    turns where the report has them, else within its noise floor."""
+    rows = [r for r in rows if r["backend"] in names]
+    best = min(rows, key=lambda r: r["ns_per_op"])
+    noise = report.get("noise") or 0.0
+
+    def ties(r):
+        turns, best_turns = r.get("turn_ns"), best.get("turn_ns")
+        if turns and best_turns and len(turns) == len(best_turns) >= 6:
+            ratios = sorted(b / t for b, t in zip(best_turns, turns))
+            k = max(0, min(int(len(ratios) / 2 - 0.98 * len(ratios) ** 0.5), (len(ratios) - 1) // 2))
+            return ratios[k] <= 1 <= ratios[-1 - k]
+        return r["ns_per_op"] <= best["ns_per_op"] * (1 + noise)
+
+    return {r["backend"] for r in rows if r is best or ties(r)}
+
+
+def agree_on_fastest(a, b):
+    """Whether two machines, each (report, timed rows), name the same fastest implementation (or
+    tie) among the implementations both ran."""
+    common = {r["backend"] for r in a[1]} & {r["backend"] for r in b[1]}
+    if not common:
+        return True
+    return bool(fastest_among(a[0], a[1], common) & fastest_among(b[0], b[1], common))
+
+
+def machines_verdict(bench, reports):
+    """Every committed machine's answer for one benchmark side by side, and whether they agree on
+    the fastest implementation among those both ran (a machine without AVX-512 cannot disagree
+    about avx512)."""
+    lines = [(m, machine_row(m, r, bench)) for m, r in reports]
+    lines = [(m, line) for m, line in lines if line is not None]
+    if len(lines) < 2:
+        return ""
+    text = ("\nOn every machine with a report (each over its own baseline; `reports/<machine>/`):\n\n"
+            "| machine | CPU | fastest | over the baseline | baseline | tied with the fastest |\n"
+            "| --- | --- | --- | --- | --- | --- |\n")
+    text += "\n".join(line for _, line in lines) + "\n"
+    timed_rows = {m: (r, timed([x for x in r["results"] if x["benchmark"] == bench]))
+                  for m, r in reports}
+    timed_rows = {m: rr for m, rr in timed_rows.items() if rr[1]}
+    ids = list(timed_rows)
+    disagree = [(x, y) for i, x in enumerate(ids) for y in ids[i + 1:]
+                if not agree_on_fastest(timed_rows[x], timed_rows[y])]
+    if not disagree:
+        text += "\nThe machines agree on the fastest, among the implementations each runs.\n"
+    else:
+        def named(m, common):
+            report, rows = timed_rows[m]
+            best = sorted(fastest_among(report, rows, common))
+            return f"`{m}` ({', '.join(f'`{b}`' for b in best)})"
+
+        def common_of(x, y):
+            return ({r["backend"] for r in timed_rows[x][1]}
+                    & {r["backend"] for r in timed_rows[y][1]})
+
+        pairs = "; ".join(f"{named(x, common_of(x, y))} against {named(y, common_of(x, y))}"
+                          for x, y in disagree)
+        text += ("\nThe machines disagree on the fastest among the implementations both ran: "
+                 f"{pairs}.\n")
+    return text
+
+
+def committed_reports():
+    """(machine id, results.json) of every folder of reports/ that has one."""
+    found = []
+    for path in sorted(REPO.glob("reports/*/results.json")):
+        found.append((path.parent.name, read_json(path)))
+    return found
+
+
 def benchmark_verdicts(report, counts_by_bench, sources):
-    """benchmark -> its generated paragraph, for results/verdicts/<benchmark>.md."""
+    """benchmark -> its generated paragraph, for results/verdicts/<benchmark>.md: the book's
+    machine in sentences, then every committed machine side by side."""
+    reports = committed_reports()
     return {
         bench: HEADER.format(source=sources)
         + benchmark_verdict(bench, rows, report, counts_by_bench.get(bench, {}))
+        + machines_verdict(bench, reports)
         for bench, rows in by_benchmark(report["results"]).items()
     }
