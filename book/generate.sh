@@ -6,7 +6,8 @@
 #   diagrams/  the lane diagrams: what the backends' instructions do   (tools/diagrams.py)
 #   code/      each backend's implementation, included by anchor      (qbb backends --json)
 #   asm/       each backend x routine in machine code, with counts     (cargo asm, asm-probes)
-#   mca/       the latency benchmarks' routines scheduled by llvm-mca  (llvm-mca, Zen 3 model)
+#   mca/       the latency benchmarks' routines scheduled by llvm-mca  (llvm-mca, the model of the
+#              book machine's CPU)
 #   results/   the measured tables of the book's machine, per chapter (reports/<machine>/: times,
 #              cycles and instruction counts), the figures each chapter's prose discusses, as
 #              sentences (results/verdicts/), every machine that has a report, side by side
@@ -106,11 +107,7 @@ fi
 rm -rf "$out/asm"
 python3 book/tools/generate.py asm "$tmp/backends.json" "${listings[@]}"
 
-# ---- mca: the dependency chains behind the latency benchmarks, in LLVM's model of Zen 3 ----------
-rm -rf "$out/mca"
-python3 book/tools/generate.py mca "$tmp/stable.s"
-
-# ---- results: the measured tables and charts of one machine, and every machine side by side -----
+# ---- the machine the book shows: its tables, verdicts, charts, model and timelines ---------------
 machine=${1:-}
 if [[ -z "$machine" ]]; then
     machine=$(python3 book/tools/generate.py default-machine reports)
@@ -119,6 +116,13 @@ if [[ -z "$machine" || ! -f "reports/$machine/results.json" ]]; then
     echo "generate: no reports/<machine>/results.json; run \`qbb compare\` first" >&2
     exit 1
 fi
+
+# ---- mca: the dependency chains behind the latency benchmarks, in the model of the book machine's
+# CPU (its model.json), from the listing of the compiler that timed it ----------------------------
+rm -rf "$out/mca"
+python3 book/tools/generate.py mca "reports/$machine" "${listings[@]}"
+
+# ---- results: the measured tables and charts of one machine, and every machine side by side -----
 echo "generate: the measured tables of reports/$machine" >&2
 rm -rf "$out/results" "$out/charts"
 python3 book/tools/generate.py results "reports/$machine"

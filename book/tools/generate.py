@@ -14,7 +14,7 @@ Called by book/generate.sh, which runs the commands whose output this reads:
                                               one machine's ratios before and after the fix of the
                                               dispatch chapter (the first from git, named as shown)
   default-machine <reports>                   prints the machine the book shows by default
-  mca      <listing.s>...                     llvm-mca timelines of the latency benchmarks' routines
+  mca      <report dir> <listing.s>...        llvm-mca timelines of the latency benchmarks' routines
   model    <reports dir> [<listing.s>...]     llvm-mca's predictions (model.json) on every CPU,
                                               predicted against measured, and the checks of each
                                               row that differs (the listings: the probes' code)
@@ -66,7 +66,7 @@ def main(argv):
     elif command == "default-machine":
         print(default_machine(args[0]))
     elif command == "mca":
-        write_timelines(args)
+        write_timelines(args[0], args[1:])
     elif command == "model":
         write_model_page(args[0], args[1:])
     elif command == "nnue":

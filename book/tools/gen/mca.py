@@ -1,32 +1,55 @@
 """Generates mca/: the dependency chains behind the latency benchmarks, one llvm-mca timeline per
-routine and backend in LLVM's model of Zen 3, with the instructions and the cycles from first
-issue to last retire.
+routine and backend, in the model of the CPU of the book's machine (the one its report's
+model.json predicts against the measurements) and from the listing of the compiler that made its
+timings, with the instructions and the cycles from first issue to last retire.
 """
 
 import re
-import subprocess
-import tempfile
+from pathlib import Path
 
-from .inputs import HEADER, OUT, write
+from .inputs import HEADER, OUT, InputError, read_json, write
 from .listings import find_function, is_instruction, parse_functions
+from .llvm_mca import Mca
 
 
-# The routines whose latency the lab measures, and the backends whose chains the book compares.
+# The routines whose latency the lab measures, and the backends whose chains the book compares
+# (avx512 too where the book's machine runs it).
 MCA_ROUTINES = ["piece_at", "flip"]
-MCA_BACKENDS = ["scalar", "sse2", "avx2"]
-MCA_CPU = "znver3"
+MCA_BACKENDS = ["scalar", "sse2", "avx2", "avx512"]
 
 
-def write_timelines(listings):
-    """One timeline per routine and backend: one call of the routine, as llvm-mca schedules it."""
-    functions = {}
+def listing_of_compiler(listings, rustc):
+    """The listing whose first line names `rustc` (each starts `# rustc ...`); the first listing
+    when none does."""
     for listing in listings:
-        functions.update(parse_functions(listing))
+        with open(listing) as f:
+            if f.readline().strip() == f"# {rustc}":
+                return listing
+    return listings[0]
+
+
+def write_timelines(report_dir, listings):
+    """One timeline per routine and backend: one call of the routine, as llvm-mca schedules it on
+    the book's machine's CPU."""
+    report_dir = Path(report_dir)
+    model = read_json(report_dir / "model.json")
+    report = read_json(report_dir / "results.json")
+    try:
+        cpu = model["predicted_vs_measured"]["cpu"]
+        rustc = report["machine"]["rustc"]
+    except KeyError as e:
+        raise InputError(f"{report_dir}: model.json or results.json has no {e}") from None
+    mca = Mca(model)
+    listing = listing_of_compiler(listings, rustc)
+    functions = parse_functions(listing)
+    runs = {r["backend"] for r in report["results"]}
     out = OUT / "mca"
     for routine in MCA_ROUTINES:
-        text = HEADER.format(source=f"`llvm-mca -mcpu={MCA_CPU}` on the asm-probes of crate qbb")
+        text = HEADER.format(
+            source=f"`{mca.command(cpu, '-iterations=1', '-timeline')}` on the asm-probes of "
+                   f"crate qbb, compiled by {rustc}")
         rows = []
-        for backend in MCA_BACKENDS:
+        for backend in [b for b in MCA_BACKENDS if b in runs]:
             name = find_function(functions, f"qbb::probes::{backend}::{routine}")
             if name is None:
                 raise SystemExit(f"generate: no probe {backend}::{routine} for llvm-mca")
@@ -35,15 +58,9 @@ def write_timelines(listings):
                 for line in functions[name]
                 if is_instruction(line) and line.split()[0] not in ("ret", "vzeroupper")
             ]
-            with tempfile.NamedTemporaryFile("w", suffix=".s") as f:
-                f.write(".intel_syntax noprefix\n" + "\n".join(body) + "\n")
-                f.flush()
-                report = subprocess.run(
-                    ["llvm-mca", f"-mcpu={MCA_CPU}", "-iterations=1", "-timeline", f.name],
-                    check=True, capture_output=True, text=True,
-                ).stdout
-            cycles = int(re.search(r"Total Cycles:\s+(\d+)", report).group(1))
-            timeline = report[report.index("Timeline view:"):]
+            view = mca.run(cpu, "\n".join(body) + "\n", "-iterations=1", "-timeline")
+            cycles = int(re.search(r"Total Cycles:\s+(\d+)", view).group(1))
+            timeline = view[view.index("Timeline view:"):]
             timeline = timeline[: timeline.index("Average Wait times")].rstrip()
             rows.append((backend, len(body), cycles))
             text += (
