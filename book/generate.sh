@@ -104,8 +104,6 @@ if rustup run nightly rustc --version >/dev/null 2>&1; then
 else
     echo "generate: no nightly toolchain, the portable backend's listings are left out" >&2
 fi
-rm -rf "$out/asm"
-python3 book/tools/generate.py asm "$tmp/backends.json" "${listings[@]}"
 
 # ---- the machine the book shows: its tables, verdicts, charts, model and timelines ---------------
 machine=${1:-}
@@ -116,6 +114,22 @@ if [[ -z "$machine" || ! -f "reports/$machine/results.json" ]]; then
     echo "generate: no reports/<machine>/results.json; run \`qbb compare\` first" >&2
     exit 1
 fi
+
+# The listings of the compiler that timed the book's machine come first: the chapters show the
+# machine code that was measured (the other listing fills in what that one lacks).
+timed_by=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["machine"]["rustc"])' \
+    "reports/$machine/results.json")
+ordered=()
+for listing in "${listings[@]}"; do
+    if [[ "$(head -n 1 "$listing")" == "# $timed_by" ]]; then
+        ordered=("$listing" "${ordered[@]}")
+    else
+        ordered+=("$listing")
+    fi
+done
+listings=("${ordered[@]}")
+rm -rf "$out/asm"
+python3 book/tools/generate.py asm "$tmp/backends.json" "${listings[@]}"
 
 # ---- mca: the dependency chains behind the latency benchmarks, in the model of the book machine's
 # CPU (its model.json), from the listing of the compiler that timed it ----------------------------

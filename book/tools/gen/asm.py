@@ -50,11 +50,22 @@ NOT_LISTED = (
 )
 
 
+def compiler_of(listing):
+    """The compiler a listing names on its first line (`# rustc ...`), or None."""
+    with open(listing) as f:
+        first = f.readline().strip()
+    return first[2:] if first.startswith("# rustc") else None
+
+
 def write_asm(listings, support_json):
     """asm/: the probes' machine code and counts, per routine group and over all of them."""
     functions = {}
     for listing in listings:
-        functions.update(parse_functions(listing))
+        # The first listing's function wins where two listings have it (generate.sh puts the
+        # compiler that timed the book's machine first).
+        for name, lines in parse_functions(listing).items():
+            functions.setdefault(name, lines)
+    compiler = compiler_of(listings[0]) if listings else None
     support = load_support(support_json) if support_json else {}
     out = OUT / "asm"
     summary = {}
@@ -88,6 +99,7 @@ def write_asm(listings, support_json):
                 )
             table += f"| `{probe}` | " + " | ".join(cells) + " |\n"
         text = HEADER.format(source="`cargo asm` on the asm-probes of crate qbb")
+        text += f"Compiled by {compiler}.\n\n" if compiler else ""
         text += table + "\n" + details
         write(out / f"{anchor}.md", text)
     write(out / "counts.json", json.dumps(summary, indent=1, sort_keys=True) + "\n")
