@@ -13,7 +13,8 @@
 #              (reports/*/results.json), and the Zen 3 machine's tables per chapter
 #              (results/amd-epyc-f25m1/), which the step-by-step sections set llvm-mca's Zen 3
 #              model against
-#   charts/    the measured charts, copied from reports/<machine>/
+#   charts/    per benchmark, every machine's speed-ups side by side, a group per report   (qbb charts)
+#              and the book machine's overview, copied from reports/<machine>/
 #   model/     llvm-mca's predictions of every routine on every CPU of the report's model.json,
 #              predicted against measured, and the checks of every row that differs (llvm-mca
 #              run again on the probes of the listings below)
@@ -121,6 +122,9 @@ fi
 echo "generate: the measured tables of reports/$machine" >&2
 rm -rf "$out/results" "$out/charts"
 python3 book/tools/generate.py results "reports/$machine"
+# The chapters' charts: every benchmark on every machine that has a report, a group per machine
+# (drawn over the book machine's own charts, which the line above copies).
+"$qbb" charts --out "$out/charts" reports/*/results.json
 machines=()
 for report in reports/*/results.json; do
     machines+=("$(dirname "$report")")
