@@ -113,10 +113,10 @@ pub fn text_width(text: &str, px: f64) -> f64 {
 }
 
 /// `text` broken at spaces into lines no wider than `width` at `px` pixels (a word wider than
-/// the line keeps a line of its own).
+/// the line keeps a line of its own); a no-break space holds its words together.
 pub fn wrap(text: &str, px: f64, width: f64) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
+    for word in text.split([' ', '\n']).filter(|w| !w.is_empty()) {
         match lines.last_mut() {
             Some(line) if text_width(&format!("{line} {word}"), px) <= width => {
                 line.push(' ');

@@ -31,9 +31,10 @@ pub fn value_label<R: Figure>(row: &R, ratio: f64) -> String {
     format!("{text}×")
 }
 
-/// `x` to three significant digits: `1.42`, `27.3`, `233`, `0.00530`; 0.9996 is `1.00`.
+/// `x` to three significant digits but at most four decimals, as `results.json` keeps a ratio:
+/// `1.42`, `27.3`, `233`, `0.0053`; 0.9996 is `1.00`.
 pub fn three_significant(x: f64) -> String {
-    let digits = |x: f64| 2 - x.log10().floor() as i32;
+    let digits = |x: f64| (2 - x.log10().floor() as i32).min(4);
     let scale = 10f64.powi(digits(x));
     let rounded = (x * scale).round() / scale;
     let decimals = digits(rounded).max(0) as usize;

@@ -253,7 +253,7 @@ fn value_labels_have_three_significant_digits() {
         (1.4249, "1.42"),
         (27.34, "27.3"),
         (233.4, "233"),
-        (0.0053, "0.00530"),
+        (0.0053, "0.0053"),
         (0.9996, "1.00"),
     ];
     for (x, text) in cases {
@@ -268,6 +268,15 @@ fn wrapped_lines_fit_and_keep_every_word() {
     assert!(lines.len() > 3);
     assert!(lines.iter().all(|l| text_width(l, TEXT_PX) <= 200.0));
     assert_eq!(lines.join(" "), text.trim_end());
+    let held = wrap(
+        "run by qbb\u{a0}compare\u{a0}--repeat\u{a0}2",
+        TEXT_PX,
+        90.0,
+    );
+    assert_eq!(
+        held.last().unwrap(),
+        "qbb\u{a0}compare\u{a0}--repeat\u{a0}2"
+    );
 }
 
 #[test]
