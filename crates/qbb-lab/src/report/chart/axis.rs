@@ -97,7 +97,8 @@ fn sequence(low: f64, high: f64, base: f64, multiples: &[f64]) -> Vec<f64> {
 /// about 1×. Labelled at the top and the bottom of the plot where a label fits; returns their x.
 pub fn ticks(axis: &Axis, plot: &Rect, rows: [f64; 2], labels: &mut Vec<Label>) -> Vec<f64> {
     let (low, high) = (axis.ratio(plot.x0), axis.ratio(plot.x1));
-    let room = |step: f64| step.ln() * axis.per_ln >= 52.0;
+    // Wide enough for the longest tick labels (`0.005×`) side by side.
+    let room = |step: f64| step.ln() * axis.per_ln >= 64.0;
     let values = if high / low <= 64.0 && room(2.0) {
         sequence(low, high, 2.0, &[1.0])
     } else if room(2.0) {
