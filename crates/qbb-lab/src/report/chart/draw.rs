@@ -27,19 +27,21 @@ pub fn svg(layout: &Layout) -> Result<String> {
         let size = (layout.width as u32, layout.height as u32);
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE).map_err(plot_error)?;
-        let plot = &layout.plot;
         for band in &layout.bands {
             root.draw(&Rectangle::new(corners(band), BLACK.mix(0.1).filled()))
                 .map_err(plot_error)?;
         }
-        for &x in &layout.ticks {
-            let line = [point(x, plot.y0), point(x, plot.y1)];
-            root.draw(&PathElement::new(line, BLACK.mix(0.12).stroke_width(1)))
+        // The grid across each group's rows, the line of 1× darker; the headings stay clear.
+        for &(top, bottom) in &layout.spans {
+            for &x in &layout.ticks {
+                let line = [point(x, top), point(x, bottom)];
+                root.draw(&PathElement::new(line, BLACK.mix(0.12).stroke_width(1)))
+                    .map_err(plot_error)?;
+            }
+            let one = [point(layout.one, top), point(layout.one, bottom)];
+            root.draw(&PathElement::new(one, BLACK.stroke_width(1)))
                 .map_err(plot_error)?;
         }
-        let one = [point(layout.one, plot.y0), point(layout.one, plot.y1)];
-        root.draw(&PathElement::new(one, BLACK.stroke_width(1)))
-            .map_err(plot_error)?;
         for bar in &layout.bars {
             let outline = color(&bar.implementation);
             let body = fill(&bar.implementation, bar.inherited);

@@ -152,6 +152,8 @@ pub struct Layout {
     pub bars: Vec<BarShape>,
     /// The noise floor of each group that has one, across its rows.
     pub bands: Vec<Rect>,
+    /// Each group's rows, top to bottom: the grid lines run there, not through the headings.
+    pub spans: Vec<(f64, f64)>,
 }
 
 /// Lays `chart` out.
@@ -207,6 +209,7 @@ pub fn lay_out(chart: &BarChart) -> Result<Layout> {
     let plot_y0 = y;
     let mut shapes = Vec::new();
     let mut bands = Vec::new();
+    let mut spans = Vec::new();
     for group in &chart.groups {
         y += 4.0;
         for line in wrap(&group.heading, TEXT_PX * BOLD, inner) {
@@ -261,6 +264,7 @@ pub fn lay_out(chart: &BarChart) -> Result<Layout> {
             });
             y += ROW;
         }
+        spans.push((rows_top, y));
         if let Some(noise) = group.noise.filter(|_| !group.bars.is_empty()) {
             let [low, high] = band(noise);
             bands.push(Rect {
@@ -301,6 +305,7 @@ pub fn lay_out(chart: &BarChart) -> Result<Layout> {
         legend,
         bars: shapes,
         bands,
+        spans,
     })
 }
 
