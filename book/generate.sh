@@ -14,7 +14,8 @@
 #              (reports/*/results.json), once for the results page and per chapter
 #              (results/machines/, tools/other_machines.py), and the optimisation story's table
 #              (results/story.md, tools/story.py)
-#   charts/    the measured charts, copied from reports/<machine>/
+#   charts/    per benchmark, every machine's speed-ups side by side, a group per report   (qbb charts)
+#              and the book machine's overview, copied from reports/<machine>/
 #   model/     llvm-mca's predictions of every routine on every CPU of the report's model.json,
 #              predicted against measured, and the checks of every row that differs (llvm-mca
 #              run again on the probes of the listings below), and per chapter the model of the
@@ -140,6 +141,9 @@ python3 book/tools/generate.py mca "reports/$machine" "${listings[@]}"
 echo "generate: the measured tables of reports/$machine" >&2
 rm -rf "$out/results" "$out/charts"
 python3 book/tools/generate.py results "reports/$machine"
+# The chapters' charts: every benchmark on every machine that has a report, a group per machine
+# (drawn over the book machine's own charts, which the line above copies).
+"$qbb" charts --out "$out/charts" reports/*/results.json
 machines=()
 for report in reports/*/results.json; do
     machines+=("$(dirname "$report")")

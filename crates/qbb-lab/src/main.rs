@@ -31,8 +31,8 @@ enum Command {
     Show(show::Args),
     /// Count the leaves of the legal move tree to DEPTH plies, or check a perft suite.
     Perft(perft::Args),
-    /// `compare` and `report`, the timings' two commands, defined where they run; flattened, they
-    /// stay commands of `qbb` itself.
+    /// `compare`, `report` and `charts`, the timings' commands, defined where they run; flattened,
+    /// they stay commands of `qbb` itself.
     #[command(flatten)]
     Timings(compare::Command),
     /// Read back the instruction counts of the callgrind bench (gungraun's summaries under

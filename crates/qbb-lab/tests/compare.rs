@@ -1,4 +1,5 @@
-//! `qbb compare` and `qbb report`, run as a user runs them (on one benchmark, to stay short).
+//! `qbb compare`, `qbb report` and `qbb charts`, run as a user runs them (on one benchmark, or on the
+//! committed reports, to stay short).
 
 mod common;
 
@@ -87,4 +88,34 @@ fn report_without_criterion_results_says_what_to_run() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("cargo bench -p qbb-benches"), "{err}");
+}
+
+#[test]
+fn charts_draw_every_committed_machine_side_by_side() {
+    let dir = scratch("charts-cli");
+    let reports = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../reports");
+    let files = ["amd-epyc-f23m1", "amd-epyc-f26m2"].map(|m| {
+        let file = reports.join(m).join("results.json");
+        file.to_str().unwrap().to_string()
+    });
+    let out = qbb(&[
+        "charts",
+        "--out",
+        dir.to_str().unwrap(),
+        &files[0],
+        &files[1],
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("of 2 reports"), "{}", stderr(&out));
+    let chart = |id: &str| std::fs::read_to_string(dir.join(format!("{id}.svg"))).unwrap();
+    let nibble_add = chart("nibble-add");
+    assert!(nibble_add.contains("amd-epyc-f23m1: AMD EPYC, family 23, model 1"));
+    assert!(nibble_add.contains("amd-epyc-f26m2: AMD EPYC, family 26, model 2"));
+    // The Zen 1 report predates the NNUE routines: its group says so.
+    assert!(chart("nnue-refresh").contains("not measured in this report"));
+
+    let out = qbb(&["charts", "--out", dir.to_str().unwrap(), "no-such.json"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("no-such.json"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -42,6 +42,9 @@ pub enum Command {
     /// Rebuild the table, results.md and charts from the latest `cargo bench` run in
     /// target/criterion/ (or from a results.json) instead of measuring again.
     Report(ReportArgs),
+    /// Draw the charts of several results.json files at once (machines side by side): one
+    /// <benchmark>.svg per benchmark, a group per file; nothing is measured or rewritten.
+    Charts(ChartsArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -87,12 +90,61 @@ pub struct ReportArgs {
     out: Option<PathBuf>,
 }
 
-/// `qbb compare` or `qbb report`.
+#[derive(Debug, clap::Args)]
+pub struct ChartsArgs {
+    /// results.json files written by compare or report: a group per file in every chart, in
+    /// this order.
+    #[arg(required = true, value_name = "RESULTS_JSON")]
+    files: Vec<PathBuf>,
+    /// The folder the charts go in.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+/// `qbb compare`, `qbb report` or `qbb charts`.
 pub fn run(command: &Command) -> Result<ExitCode> {
     match command {
         Command::Compare(args) => compare(args),
         Command::Report(args) => report(args),
+        Command::Charts(args) => charts(args),
     }
+}
+
+/// `qbb charts`: every benchmark any file has, in the benchmark list's order.
+fn charts(args: &ChartsArgs) -> Result<ExitCode> {
+    let reports = args
+        .files
+        .iter()
+        .map(|path| {
+            let mut results = Results::read_json(path, "a results.json")?;
+            if results.noise.is_none() {
+                results.add_noise_floor();
+            }
+            Ok(results)
+        })
+        .collect::<Result<Vec<Results>>>()?;
+    let all: Vec<&Results> = reports.iter().collect();
+    create_dir(&args.out)?;
+    let mut written = 0;
+    for bench in ALL {
+        let id = bench.id();
+        if all
+            .iter()
+            .any(|r| r.results.iter().any(|row| row.subject.benchmark == id))
+        {
+            write(
+                &args.out.join(format!("{id}.svg")),
+                &chart::benchmark(&all, &id)?,
+            )?;
+            written += 1;
+        }
+    }
+    eprintln!(
+        "wrote {written} charts of {} reports to {}",
+        all.len(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `qbb compare`.
@@ -328,10 +380,10 @@ fn write_files(results: &Results, dir: &Path) -> Result<usize> {
         write(&dir.join("overview.svg"), &chart::overview(results)?)?;
         written += 1;
     }
-    for (id, rows) in results.by_benchmark() {
+    for (id, _) in results.by_benchmark() {
         write(
             &charts.join(format!("{id}.svg")),
-            &chart::benchmark(results, &rows)?,
+            &chart::benchmark(&[results], id)?,
         )?;
         written += 1;
     }
@@ -509,11 +561,13 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
     page.push_str(if is_paired(results) {
         "\nEach turn's time, each placement's and each speed-up's interval are in \
          `results.json` (`turn_ns`, `placement_ns`, `speedup_interval`); the fastest and \
-         slowest turn (`ns_min`, `ns_max`) are drawn as error bars in the charts. The machine \
-         may be shared: quote ratios between backends of one run rather than absolute times.\n"
+         slowest turn are `ns_min` and `ns_max`. The charts draw each speed-up over the \
+         baseline on a log axis, its interval as a whisker and the run's noise floor as a band \
+         around 1×. The machine may be shared: quote ratios between backends of one run rather than absolute times.\n"
     } else {
         "\nThe fastest and slowest sample of each cell are in `results.json` (`ns_min`, \
-         `ns_max`) and drawn as error bars in the charts. The machine may be shared: quote \
+         `ns_max`). The charts draw each speed-up over the baseline on a log axis and the run's \
+         noise floor as a band around 1×. The machine may be shared: quote \
          ratios between backends of one run rather than absolute times.\n"
     });
     page.push_str(&counts_of_another_copy(results));

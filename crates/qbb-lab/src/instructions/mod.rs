@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
-use plotters::prelude::SeriesLabelPosition;
 use qbb::BackendKind;
 
 use crate::output::print;
@@ -194,8 +193,9 @@ fn chart(counts: &Instructions) -> Result<String> {
         .map(|(rustc, _)| short_compiler(rustc))
         .collect();
     counts.ratio_chart(&RatioChart {
-        title: "Instructions per call relative to scalar (log scale; left of 1× is fewer)",
-        x_desc: "backend instructions per call / scalar instructions per call (pale: inherited code)",
+        title: "Instructions per call relative to scalar",
+        caption: "A backend's instructions per call over scalar's (log scale: left of 1× is \
+                  fewer instructions).",
         footer: format!(
             "{} ({}), {}, {}; callgrind via gungraun",
             m.cpu,
@@ -203,8 +203,6 @@ fn chart(counts: &Instructions) -> Result<String> {
             compilers.join(" and "),
             m.day()
         ),
-        // Counts mostly reach left of 1×; the last rows, near 1×, leave the lower left free.
-        legend: SeriesLabelPosition::LowerLeft,
     })
 }
 

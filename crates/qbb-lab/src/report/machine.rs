@@ -101,17 +101,6 @@ impl Machine {
         }
     }
 
-    /// One line for chart captions: `AMD EPYC (amd-epyc-f25m1), rustc 1.95.0, 2026-11-21`.
-    pub fn caption(&self) -> String {
-        format!(
-            "{} ({}), {}, {}",
-            self.cpu,
-            self.id,
-            short_compiler(&self.rustc),
-            self.day()
-        )
-    }
-
     /// The day of [`Machine::date`]: `2026-11-21`.
     pub fn day(&self) -> &str {
         self.date.split_whitespace().next().unwrap_or("")
