@@ -32,7 +32,8 @@ use crate::board::{Move, MoveList, Position};
 use crate::eval::insufficient_material;
 use crate::eval::nnue::Evaluator;
 use crate::eval::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
-use ordering::{MovePicker, OrderingTables, PIECE_VALUE, is_tactical, loses_material, victim};
+use ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
+use see::{PIECE_VALUE, victim};
 use time::{Limits, TimeBudget};
 use tt::{Bound, Entry, TranspositionTable};
 

@@ -14,10 +14,7 @@ use qbb::{Backend, Color, PieceType};
 
 use crate::board::{MAX_MOVES, Move, MoveList, Position};
 use crate::eval::score::MAX_PLY;
-use crate::search::see;
-
-/// Values for MVV-LVA and the quiescence search's delta pruning, pawn to king.
-pub const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 0];
+use crate::search::see::{self, PIECE_VALUE, victim};
 
 const TT_MOVE: i32 = 4_000_000;
 const GOOD_TACTICAL: i32 = 2_000_000;
@@ -32,18 +29,6 @@ const UNDERPROMOTION: i32 = -2 * HISTORY_MAX;
 #[inline]
 pub fn is_tactical(mv: Move) -> bool {
     mv.is_capture() || mv.promotion().is_some()
-}
-
-/// The piece a capture takes (`None` for quiet moves; a pawn for en passant).
-#[inline]
-pub fn victim(pos: &Position, mv: Move) -> Option<PieceType> {
-    if mv.is_en_passant() {
-        Some(PieceType::Pawn)
-    } else if mv.is_capture() {
-        pos.piece_on(mv.to())
-    } else {
-        None
-    }
 }
 
 /// Whether a capture or promotion loses material once the recaptures are played out. A capture

@@ -11,7 +11,23 @@ use qbb::{Backend, PieceType};
 use crate::board::position::behind;
 use crate::board::relative_sets::RelativeSets;
 use crate::board::{Move, Position};
-use crate::search::ordering::{PIECE_VALUE, victim};
+
+/// What a piece is worth in an exchange, pawn to king (0 for the king, which the exchange values at
+/// [`KING_VALUE`]); move ordering's MVV-LVA and the quiescence search's delta pruning use the same
+/// values.
+pub const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 0];
+
+/// The piece a capture takes (`None` for quiet moves; a pawn for en passant).
+#[inline]
+pub fn victim(pos: &Position, mv: Move) -> Option<PieceType> {
+    if mv.is_en_passant() {
+        Some(PieceType::Pawn)
+    } else if mv.is_capture() {
+        pos.piece_on(mv.to())
+    } else {
+        None
+    }
+}
 
 /// A king is never traded: it captures last, and only into an undefended square.
 const KING_VALUE: i32 = 20_000;
