@@ -183,20 +183,19 @@ def write_engine_pages(measured, out):
 
 
 def copy_charts(measured, unmeasured):
-    """The charts, as the lab drew them; for a routine the report has not measured, one line
-    that says so."""
-    report_dir, machine_id = measured.dir, measured.machine_id
+    """The book machine's overview and instruction charts, as the lab drew them; for a routine
+    the report has not measured, one line that says so (`qbb charts`, which generate.sh runs next,
+    draws every benchmark's chart from all the reports)."""
+    report_dir = measured.dir
     charts = OUT / "charts"
     charts.mkdir(parents=True, exist_ok=True)
-    for svg in sorted((report_dir / "charts").glob("*.svg")):
-        shutil.copy(svg, charts / svg.name)
     for name in ("overview.svg", "instructions.svg"):
         if (report_dir / name).exists() and (name != "instructions.svg" or measured.counts is not None):
             shutil.copy(report_dir / name, charts / name)
     for bench in unmeasured:
         if not (charts / f"{bench}.svg").exists():
             write(charts / f"{bench}.svg", NOT_MEASURED_SVG.format(
-                text=html.escape(f"{bench}: no measurement in reports/{machine_id} yet")))
+                text=html.escape(f"{bench}: no report measures it yet")))
 
 
 def write_results(report_dir):
