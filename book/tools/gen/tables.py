@@ -114,7 +114,9 @@ def benchmark_table(rows, report, counts):
     if baseline:
         notes += f"*° The baseline: `{baseline}`, the fastest scalar-class implementation here.*\n"
     if len(tied) > 1:
-        notes += f"*In bold, tied within the noise floor: {and_list(ordered(tied))}.*\n"
+        rule = ("their paired interval with the fastest includes 1" if is_paired(report)
+                else "within the noise floor")
+        notes += f"*In bold, tied ({rule}): {and_list(ordered(tied))}.*\n"
     notes += "".join(f"*{reason}.*\n" for reason in reasons)
     if other_copy:
         notes += f"*{COUNTED_ANOTHER_COPY}.*\n"
