@@ -71,6 +71,15 @@ pub struct Accumulators {
 }
 
 impl Accumulators {
+    /// Each accumulator with the perspective it is of, `us` first.
+    #[inline(always)]
+    pub fn perspectives_mut(&mut self) -> [(&mut Lanes, Perspective); 2] {
+        [
+            (&mut self.us, Perspective::Us),
+            (&mut self.them, Perspective::Them),
+        ]
+    }
+
     /// The accumulators after the board is flipped (the colour flip of routine 8): the two
     /// perspectives trade places.
     #[inline(always)]
@@ -191,11 +200,7 @@ pub(crate) unsafe fn refresh<V: Vector, const REGS: usize>(
     net: &Network,
 ) -> Accumulators {
     let mut acc = Accumulators::default();
-    let perspectives = [
-        (&mut acc.us, Perspective::Us),
-        (&mut acc.them, Perspective::Them),
-    ];
-    for (lanes, perspective) in perspectives {
+    for (lanes, perspective) in acc.perspectives_mut() {
         for part in 0..parts::<V, REGS>() {
             // SAFETY: the caller's promise.
             unsafe {
@@ -222,11 +227,7 @@ pub(crate) unsafe fn update<V: Vector, const REGS: usize>(
     delta: &Quad,
     net: &Network,
 ) {
-    let perspectives = [
-        (&mut acc.us, Perspective::Us),
-        (&mut acc.them, Perspective::Them),
-    ];
-    for (lanes, perspective) in perspectives {
+    for (lanes, perspective) in acc.perspectives_mut() {
         for part in 0..parts::<V, REGS>() {
             // SAFETY: the caller's promise.
             unsafe {
