@@ -71,6 +71,15 @@ pub struct Accumulators {
 }
 
 impl Accumulators {
+    /// Each accumulator with the perspective it is of, `us` first.
+    #[inline(always)]
+    pub fn perspectives_mut(&mut self) -> [(&mut Lanes, Perspective); 2] {
+        [
+            (&mut self.us, Perspective::Us),
+            (&mut self.them, Perspective::Them),
+        ]
+    }
+
     /// The accumulators after the board is flipped (the colour flip of routine 8): the two
     /// perspectives trade places.
     #[inline(always)]
@@ -134,75 +143,206 @@ pub fn changes(before: &Quad, delta: &Quad) -> impl Iterator<Item = Change> + us
 }
 
 // ANCHOR: accumulator_loops
-/// The refresh and the update of a vector backend, written once. The backend's module defines,
-/// for its registers, `PARTS` (how many parts an accumulator is edited in: one, unless a whole
-/// accumulator would not leave the register file room for a row), `load(lanes, part)`,
-/// `edit(regs, row, part, out)` (the row subtracted when `out`, else added) and
-/// `store(regs, lanes, part)`; the macro's arguments are its functions' attributes (its feature
-/// set). Each part of each perspective's accumulator is loaded once, edited by every row, and
-/// stored once.
+/// A vector register of `i16` lanes, as the NNUE routines use it. Each vector backend implements
+/// it for its register type, and the refresh, the update and the forward pass below are written
+/// once over it.
+///
+/// The methods use the backend's instructions, so they are `unsafe`: a caller promises that the
+/// CPU has them, as it does inside the backend's `#[features(tier)]` routines (reached through its
+/// token). The loops below are `#[inline(always)]`, so each of those routines compiles its own
+/// copy of them, with its features, and the methods (compiled with the same features) inline
+/// into that copy.
+pub(crate) trait Vector: Copy {
+    /// `i16` lanes per register.
+    const LANES: usize;
+
+    /// The forward pass's running sums (`i32` lanes).
+    type Sums: Copy;
+
+    /// The `LANES` lanes at `from`, which is aligned to the register's size.
+    unsafe fn load(from: *const i16) -> Self;
+
+    /// The lanes to `to`, aligned as for `load`.
+    unsafe fn store(self, to: *mut i16);
+
+    /// Lane-wise `self + row`, wrapping.
+    unsafe fn add(self, row: Self) -> Self;
+
+    /// Lane-wise `self - row`, wrapping.
+    unsafe fn sub(self, row: Self) -> Self;
+
+    /// Sums of zero.
+    unsafe fn zero_sums() -> Self::Sums;
+
+    /// `sums` plus, lane by lane, `v * (v * w)` for the clipped `v = clamp(x, 0, QA)`: the inner
+    /// product kept to 16 bits, the outer one and the sum in `i32`, wrapping (as the reference).
+    unsafe fn add_activated(sums: Self::Sums, x: Self, w: Self) -> Self::Sums;
+
+    /// The total of all sums, wrapping.
+    unsafe fn total(sums: Self::Sums) -> i32;
+}
+
+/// The accumulator loops: the refresh and the update of a vector backend, generic over its
+/// register `V`, with `REGS` registers per part of an accumulator (the whole of it, unless it
+/// would not leave the register file room for a row: then in parts). Each part of each
+/// perspective's accumulator is loaded once, edited by every row, and stored once.
 ///
 /// Plain loops, no iterator adapters: a closure compiled with the backend's features cannot be
 /// inlined into core's adapters, compiled without them, so it would stay a call, and no vector
 /// register survives a call: the accumulator would go to the stack around every row.
-macro_rules! accumulator_loops {
-    ($(#[$attr:meta])*) => {
-        $(#[$attr])*
-        pub(super) fn nnue_refresh(
-            quad: &crate::quad::Quad,
-            net: &crate::nnue::Network,
-        ) -> crate::nnue::Accumulators {
-            use crate::nnue::{Accumulators, Perspective, feature};
-            let mut acc = Accumulators::default();
-            let perspectives = [
-                (&mut acc.us, Perspective::Us),
-                (&mut acc.them, Perspective::Them),
-            ];
-            for (lanes, perspective) in perspectives {
-                for part in 0..PARTS {
-                    let mut regs = load(&net.feature_bias, part);
-                    for sq in crate::square::Squares(quad.occupied()) {
-                        if let Some(f) = feature(quad.nibble(sq), sq, perspective) {
-                            regs = edit(regs, net.row(f), part, false);
-                        }
+///
+/// # Safety
+///
+/// The CPU has `V`'s instructions (see [`Vector`]).
+#[inline(always)]
+pub(crate) unsafe fn refresh<V: Vector, const REGS: usize>(
+    quad: &Quad,
+    net: &Network,
+) -> Accumulators {
+    let mut acc = Accumulators::default();
+    for (lanes, perspective) in acc.perspectives_mut() {
+        for part in 0..parts::<V, REGS>() {
+            // SAFETY: the caller's promise.
+            unsafe {
+                let mut regs = load::<V, REGS>(&net.feature_bias, part);
+                for sq in Squares(quad.occupied()) {
+                    if let Some(f) = feature(quad.nibble(sq), sq, perspective) {
+                        regs = edit(regs, net.row(f), part, false);
                     }
-                    store(regs, lanes, part);
                 }
+                store(regs, lanes, part);
             }
-            acc
         }
+    }
+    acc
+}
 
-        $(#[$attr])*
-        pub(super) fn nnue_update(
-            acc: &mut crate::nnue::Accumulators,
-            before: &crate::quad::Quad,
-            delta: &crate::quad::Quad,
-            net: &crate::nnue::Network,
-        ) {
-            use crate::nnue::{Perspective, changes, feature};
-            let perspectives = [
-                (&mut acc.us, Perspective::Us),
-                (&mut acc.them, Perspective::Them),
-            ];
-            for (lanes, perspective) in perspectives {
-                for part in 0..PARTS {
-                    let mut regs = load(lanes, part);
-                    for change in changes(before, delta) {
-                        if let Some(f) = feature(change.before, change.sq, perspective) {
-                            regs = edit(regs, net.row(f), part, true);
-                        }
-                        if let Some(f) = feature(change.after, change.sq, perspective) {
-                            regs = edit(regs, net.row(f), part, false);
-                        }
+/// # Safety
+///
+/// The CPU has `V`'s instructions (see [`Vector`]).
+#[inline(always)]
+pub(crate) unsafe fn update<V: Vector, const REGS: usize>(
+    acc: &mut Accumulators,
+    before: &Quad,
+    delta: &Quad,
+    net: &Network,
+) {
+    for (lanes, perspective) in acc.perspectives_mut() {
+        for part in 0..parts::<V, REGS>() {
+            // SAFETY: the caller's promise.
+            unsafe {
+                let mut regs = load::<V, REGS>(lanes, part);
+                for change in changes(before, delta) {
+                    if let Some(f) = feature(change.before, change.sq, perspective) {
+                        regs = edit(regs, net.row(f), part, true);
                     }
-                    store(regs, lanes, part);
+                    if let Some(f) = feature(change.after, change.sq, perspective) {
+                        regs = edit(regs, net.row(f), part, false);
+                    }
+                }
+                store(regs, lanes, part);
+            }
+        }
+    }
+}
+
+/// The forward pass: both accumulators through [`Vector::add_activated`] with their output
+/// weights, part by part as the accumulator loops go.
+///
+/// # Safety
+///
+/// The CPU has `V`'s instructions (see [`Vector`]).
+#[inline(always)]
+pub(crate) unsafe fn evaluate<V: Vector, const REGS: usize>(
+    acc: &Accumulators,
+    net: &Network,
+) -> i32 {
+    // SAFETY: the caller's promise.
+    unsafe {
+        let mut sums = V::zero_sums();
+        for (lanes, weights) in net.output_halves(acc) {
+            for part in 0..parts::<V, REGS>() {
+                let (x, w) = (load::<V, REGS>(lanes, part), load::<V, REGS>(weights, part));
+                for i in 0..REGS {
+                    sums = V::add_activated(sums, x[i], w[i]);
                 }
             }
         }
+        net.finish(V::total(sums))
+    }
+}
+
+/// How many parts of `REGS` registers an accumulator is edited in.
+const fn parts<V: Vector, const REGS: usize>() -> usize {
+    const {
+        assert!(
+            HIDDEN.is_multiple_of(REGS * V::LANES),
+            "parts must tile an accumulator"
+        )
     };
+    HIDDEN / (REGS * V::LANES)
+}
+
+/// Register `reg` of `lanes` (lanes `reg * V::LANES` on).
+///
+/// # Safety
+///
+/// The CPU has `V`'s instructions, and `reg < HIDDEN / V::LANES`.
+#[inline(always)]
+unsafe fn register<V: Vector>(lanes: &Lanes, reg: usize) -> V {
+    // SAFETY: `Lanes` is `HIDDEN` lanes aligned to 64, so with `reg` in range the register's lanes
+    // lie within it, aligned to the register's size; the rest is the caller's promise.
+    unsafe { V::load(lanes.0.as_ptr().add(reg * V::LANES)) }
+}
+
+/// Part `part` of `lanes` in registers.
+///
+/// # Safety
+///
+/// The CPU has `V`'s instructions, and `part < parts::<V, REGS>()`.
+#[inline(always)]
+unsafe fn load<V: Vector, const REGS: usize>(lanes: &Lanes, part: usize) -> [V; REGS] {
+    // SAFETY: the caller's promise.
+    std::array::from_fn(|i| unsafe { register(lanes, part * REGS + i) })
+}
+
+/// `regs` into part `part` of `lanes`.
+///
+/// # Safety
+///
+/// The CPU has `V`'s instructions.
+#[inline(always)]
+unsafe fn store<V: Vector, const REGS: usize>(regs: [V; REGS], lanes: &mut Lanes, part: usize) {
+    let base = lanes.0.as_mut_ptr();
+    for (i, reg) in regs.into_iter().enumerate() {
+        // SAFETY: as in `load`, and `lanes` is borrowed mutably.
+        unsafe { reg.store(base.add((part * REGS + i) * V::LANES)) };
+    }
+}
+
+/// `regs` with part `part` of `row` subtracted (`out`) or added, lane by lane.
+///
+/// # Safety
+///
+/// The CPU has `V`'s instructions.
+#[inline(always)]
+unsafe fn edit<V: Vector, const REGS: usize>(
+    regs: [V; REGS],
+    row: &Lanes,
+    part: usize,
+    out: bool,
+) -> [V; REGS] {
+    // SAFETY: the caller's promise.
+    unsafe {
+        let row = load::<V, REGS>(row, part);
+        if out {
+            std::array::from_fn(|i| regs[i].sub(row[i]))
+        } else {
+            std::array::from_fn(|i| regs[i].add(row[i]))
+        }
+    }
 }
 // ANCHOR_END: accumulator_loops
-pub(crate) use accumulator_loops;
 
 /// The quantised network: a feature transformer shared by both perspectives and an output
 /// layer that sees `us` then `them`. About 197 KiB, so it lives in a `Box`.

@@ -223,11 +223,34 @@ macro_rules! routine_enum {
             pub const fn module(self) -> &'static str {
                 match self { $( Routine::$variant => stringify!($module), )* }
             }
+
+            /// The routine whose [`method`](Routine::method) is `name`; in a constant, a name
+            /// that is no routine's fails the build.
+            pub const fn of_method(name: &str) -> Routine {
+                $( if same_str(name, stringify!($name)) { return Routine::$variant; } )*
+                panic!("not the method of a routine of the catalogue")
+            }
         }
     };
 }
 
 crate::for_each_routine!(routine_enum);
+
+/// `a == b`, in a constant.
+const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 
 /// A routine name that is not in the catalogue.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

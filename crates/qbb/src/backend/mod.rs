@@ -383,47 +383,144 @@ macro_rules! feature_region {
 // ANCHOR_END: feature_region
 pub(crate) use feature_region;
 
-// ANCHOR: forward_to_feature_fns
-/// The trait methods of a backend whose routines are `#[features(tier)]` functions of its
-/// modules, one module per group of the catalogue: `for_each_routine!(forward_to_feature_fns)`
-/// in the backend's `impl Backend` makes each method call `module::name(args)`. Sound because a
-/// backend token exists only on a CPU with the backend's features (its `new` checks them), which
-/// is what the functions' target features require (`tests/feature_sets.rs` checks that they
-/// enable no more).
-macro_rules! forward_to_feature_fns {
-    ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
-           $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
-        $(
-            #[inline(always)]
-            fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
-                // SAFETY: `self` exists, so the CPU has the backend's features (`new` checked
-                // them), the ones the module's function is compiled with.
-                unsafe { $module::$name($($arg),*) }
-            }
-        )*
+// ANCHOR: impl_backend
+/// A backend's `impl Backend`, with its routines declared once:
+///
+/// ```text
+/// impl_backend! {
+///     // SAFETY: ...
+///     unsafe impl Backend for Sse2 {
+///         const KIND ...; fn new() ...; fn with_features ... (or feature_region!)
+///     }
+///     own: feature_fns;
+///     inherited: {
+///         slider_attacks from Swar: "one set per direction: ...",
+///     }
+/// }
+/// ```
+///
+/// completes the impl with `INHERITED` (the table `qbb backends`, the reports and the book read)
+/// and one method per routine of the catalogue. An inherited routine's method calls the other
+/// backend's, on the token [`Proves`] gives; every other routine's calls the function of the same
+/// name in its module of the backend's folder (`module::name`): `own: feature_fns` for the
+/// `#[features(tier)]` functions of a backend with target features, `own: fns` for the safe
+/// functions of one without. So a routine is forwarded exactly when its reason is in the table: a
+/// misspelt name fails the build (in `Routine::of_method`), a module function left behind for an
+/// inherited routine is dead code (a warning), a native routine without one does not compile.
+///
+/// The methods are `#[inline(always)]`, so that a routine compiles with the features of the
+/// region it is called from: the benchmarks' baselines run scalar and swar inside the avx2 region
+/// (`scalar-v3`, `swar-v3`), and with plain `#[inline]` LLVM kept the largest routines (checks and
+/// pins, the fills, swar's Zobrist hash) out of line, compiled for baseline x86-64.
+///
+/// How: the declaration defines, in the backend's module, a macro with one arm per inherited
+/// routine (its name is the pattern) and a last arm for all others, and hands it every row of the
+/// catalogue (`for_each_routine!`). A macro that defines a macro needs `$` for the inner one's
+/// variables; it passes itself the token as `$d`.
+macro_rules! impl_backend {
+    (
+        $(#[$meta:meta])*
+        $unsafe:tt impl Backend for $backend:ident { $($body:tt)* }
+        own: $own:ident;
+        inherited: { $($name:ident from $from:ident: $why:expr),* $(,)? }
+    ) => {
+        crate::backend::impl_backend! {
+            @with ($) $(#[$meta])* $unsafe $backend { $($body)* } $own [$($name $from $why),*]
+        }
     };
-}
-// ANCHOR_END: forward_to_feature_fns
-pub(crate) use forward_to_feature_fns;
+    // `$unsafe` is the declaration's own `unsafe`, so that its `// SAFETY:` line stays above it.
+    (@with ($d:tt) $(#[$meta:meta])* $unsafe:tt $backend:ident { $($body:tt)* } $own:ident
+     [$($name:ident $from:ident $why:expr),*]) => {
+        macro_rules! routine_method {
+            ([] $d( $d(#[$d doc:meta])* row $d row:literal, $d module:ident,
+                    $d variant:ident = $d id:literal, $d title:literal:
+                    fn $d name:ident($d($d arg:ident: $d ty:ty),*) $d(-> $d ret:ty)?; )*) => {
+                $d( routine_method!($d name $d module ($d($d arg: $d ty),*) $d(-> $d ret)?); )*
+            };
+            $( ($name $d($d row:tt)*) => {
+                crate::backend::impl_backend!(@inherited $from $name $d($d row)*);
+            }; )*
+            ($d name:ident $d($d row:tt)*) => {
+                crate::backend::impl_backend!(@$own $d name $d($d row)*);
+            };
+        }
 
-/// The trait methods of a backend without target features (scalar, swar, portable): each method
-/// calls the safe function `module::name(args)`. `#[inline(always)]`, so that the routine
-/// compiles with the features of the region it is called from: the benchmarks' baselines run
-/// scalar and swar inside the avx2 region (`scalar-v3`, `swar-v3`), and with plain `#[inline]`
-/// LLVM kept the largest routines (checks and pins, the fills, swar's Zobrist hash) out of line,
-/// compiled for baseline x86-64 (a `call` from the region in the disassembly).
-macro_rules! forward_to_fns {
-    ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
-           $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
-        $(
-            #[inline(always)]
-            fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
-                $module::$name($($arg),*)
-            }
-        )*
+        $(#[$meta])*
+        $unsafe impl crate::backend::Backend for $backend {
+            $($body)*
+
+            const INHERITED: &'static [(
+                crate::routine::Routine,
+                crate::backend::BackendKind,
+                &'static str,
+            )] = &[$((
+                crate::routine::Routine::of_method(stringify!($name)),
+                <crate::backend::$from as crate::backend::Backend>::KIND,
+                $why,
+            )),*];
+
+            crate::for_each_routine!(routine_method);
+        }
+    };
+    // An inherited routine: the other backend's method, on its token.
+    (@inherited $from:ident $name:ident $module:ident ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?) => {
+        #[inline(always)]
+        fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
+            <Self as crate::backend::Proves<crate::backend::$from>>::token(self).$name($($arg),*)
+        }
+    };
+    // ANCHOR: forward_to_feature_fns
+    // A routine of the backend's own, a `#[features(tier)]` function of its module. Sound because a
+    // token exists only on a CPU with the backend's features (its `new` checks them), which is
+    // what the function's target features require (`tests/feature_sets.rs` checks that they enable
+    // no more).
+    (@feature_fns $name:ident $module:ident ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?) => {
+        #[inline(always)]
+        fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
+            // SAFETY: `self` exists, so the CPU has the backend's features (`new` checked
+            // them), the ones the module's function is compiled with.
+            unsafe { $module::$name($($arg),*) }
+        }
+    };
+    // ANCHOR_END: forward_to_feature_fns
+    // A routine of the backend's own, a safe function of its module (scalar, swar, portable).
+    (@fns $name:ident $module:ident ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?) => {
+        #[inline(always)]
+        fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
+            $module::$name($($arg),*)
+        }
     };
 }
-pub(crate) use forward_to_fns;
+// ANCHOR_END: impl_backend
+pub(crate) use impl_backend;
+
+/// Holding a token of `Self` proves that the CPU runs `B`'s code, so `Self` may inherit routines
+/// from `B` (see [`impl_backend!`]) and make `B`'s token to run them.
+///
+/// # Safety
+///
+/// An implementation promises that wherever a value of `Self` exists, the CPU has every feature
+/// `B` needs.
+pub(crate) unsafe trait Proves<B: Backend>: Backend {
+    /// The token of `B`.
+    fn token(self) -> B;
+}
+
+// SAFETY: the scalar reference needs no feature.
+unsafe impl<T: Backend> Proves<Scalar> for T {
+    #[inline(always)]
+    fn token(self) -> Scalar {
+        Scalar
+    }
+}
+
+// SAFETY: swar needs no feature.
+unsafe impl<T: Backend> Proves<Swar> for T {
+    #[inline(always)]
+    fn token(self) -> Swar {
+        Swar::TOKEN
+    }
+}
 
 // ANCHOR: with_backend
 /// Runs a job on the backend `kind` chosen at run time, inside the backend's target features:

@@ -27,8 +27,7 @@
 //! submodules; the trait methods below only forward to them, which is sound because an [`Avx2`]
 //! value exists only on a CPU that has the features.
 
-use crate::backend::{Backend, BackendKind, forward_to_feature_fns};
-use crate::routine::Routine;
+use crate::backend::{BackendKind, impl_backend};
 use crate::routine::types::*;
 
 mod attacks;
@@ -51,18 +50,20 @@ pub(in crate::backend) use square::plane_masks;
 #[derive(Copy, Clone, Debug)]
 pub struct Avx2(());
 
-// SAFETY: `new` checks the CPU before making a value; no other constructor exists.
-unsafe impl Backend for Avx2 {
-    const KIND: BackendKind = BackendKind::Avx2;
-    const INHERITED: &'static [(Routine, BackendKind, &'static str)] = &[];
+impl_backend! {
+    // SAFETY: `new` checks the CPU before making a value; no other constructor exists.
+    unsafe impl Backend for Avx2 {
+        const KIND: BackendKind = BackendKind::Avx2;
 
-    #[inline]
-    fn new() -> Option<Avx2> {
-        BackendKind::Avx2.is_available().then_some(Avx2(()))
+        #[inline]
+        fn new() -> Option<Avx2> {
+            BackendKind::Avx2.is_available().then_some(Avx2(()))
+        }
+
+        crate::backend::feature_region!(Avx2, avx2);
     }
 
-    crate::backend::feature_region!(Avx2, avx2);
-
-    crate::for_each_routine!(forward_to_feature_fns);
-    // ANCHOR_END: token
+    own: feature_fns;
+    inherited: {}
 }
+// ANCHOR_END: token

@@ -29,8 +29,7 @@
 //! Every kernel is a `#[target_feature]` function of a submodule; the trait methods below only
 //! call them, under the proof that the token gives.
 
-use crate::backend::{Backend, BackendKind, forward_to_feature_fns};
-use crate::routine::Routine;
+use crate::backend::{BackendKind, impl_backend};
 use crate::routine::types::*;
 
 mod attacks;
@@ -50,17 +49,19 @@ mod square;
 #[derive(Copy, Clone, Debug)]
 pub struct Avx512(());
 
-// SAFETY: `new` checks the CPU before making a value; no other constructor exists.
-unsafe impl Backend for Avx512 {
-    const KIND: BackendKind = BackendKind::Avx512;
-    const INHERITED: &'static [(Routine, BackendKind, &'static str)] = &[];
+impl_backend! {
+    // SAFETY: `new` checks the CPU before making a value; no other constructor exists.
+    unsafe impl Backend for Avx512 {
+        const KIND: BackendKind = BackendKind::Avx512;
 
-    #[inline]
-    fn new() -> Option<Avx512> {
-        BackendKind::Avx512.is_available().then_some(Avx512(()))
+        #[inline]
+        fn new() -> Option<Avx512> {
+            BackendKind::Avx512.is_available().then_some(Avx512(()))
+        }
+
+        crate::backend::feature_region!(Avx512, avx512);
     }
 
-    crate::backend::feature_region!(Avx512, avx512);
-
-    crate::for_each_routine!(forward_to_feature_fns);
+    own: feature_fns;
+    inherited: {}
 }

@@ -1,66 +1,88 @@
 //! NNUE inference 32 `i16` lanes per register (AVX-512 BW): an accumulator of 128 lanes is four
 //! ZMM registers, a quarter of the 32 the instruction set has, so both perspectives' edits and
-//! the whole forward pass stay in registers; `vpmaddwd` on ZMM does 32 multiply-adds at once.
+//! the whole forward pass stay in registers; `vpmaddwd` on ZMM does 32 multiply-adds at once. The
+//! loops are [`crate::nnue`]'s, over the register type below.
 
 use crate::backend::features;
-use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, QA};
+use crate::nnue::{self, Accumulators, Network, QA, Vector};
+use crate::quad::Quad;
 use std::arch::x86_64::*;
 
-/// An accumulator is edited whole: four of the 32 ZMM registers.
-const PARTS: usize = 1;
-
-/// Registers per part.
-const REGS: usize = HIDDEN / 32 / PARTS;
+/// Registers per part of an accumulator: the whole of it, four of the 32 ZMM registers.
+const REGS: usize = 4;
 
 // ANCHOR: nnue
-/// Part `part` of `lanes` in registers.
-#[inline]
-#[features(avx512)]
-fn load(lanes: &Lanes, part: usize) -> [__m512i; REGS] {
-    let base = lanes.0.as_ptr().cast::<__m512i>();
-    // SAFETY: `Lanes` is `HIDDEN` i16 aligned to 64: aligned 64-byte loads within it.
-    std::array::from_fn(|i| unsafe { _mm512_load_si512(base.add(part * REGS + i)) })
-}
+impl Vector for __m512i {
+    const LANES: usize = 32;
+    type Sums = __m512i;
 
-#[inline]
-#[features(avx512)]
-fn store(regs: [__m512i; REGS], lanes: &mut Lanes, part: usize) {
-    let base = lanes.0.as_mut_ptr().cast::<__m512i>();
-    for (i, reg) in regs.into_iter().enumerate() {
-        // SAFETY: as in `load`, and `lanes` is borrowed mutably.
-        unsafe { _mm512_store_si512(base.add(part * REGS + i), reg) };
+    #[inline]
+    #[features(avx512)]
+    unsafe fn load(from: *const i16) -> __m512i {
+        // SAFETY: the caller's promise: 32 lanes at `from`, aligned to 64 bytes.
+        unsafe { _mm512_load_si512(from.cast()) }
+    }
+
+    #[inline]
+    #[features(avx512)]
+    unsafe fn store(self, to: *mut i16) {
+        // SAFETY: as in `load`.
+        unsafe { _mm512_store_si512(to.cast(), self) }
+    }
+
+    #[inline]
+    #[features(avx512)]
+    unsafe fn add(self, row: __m512i) -> __m512i {
+        _mm512_add_epi16(self, row)
+    }
+
+    #[inline]
+    #[features(avx512)]
+    unsafe fn sub(self, row: __m512i) -> __m512i {
+        _mm512_sub_epi16(self, row)
+    }
+
+    #[inline]
+    #[features(avx512)]
+    unsafe fn zero_sums() -> __m512i {
+        _mm512_setzero_si512()
+    }
+
+    /// As avx2's, 32 lanes at a time.
+    #[inline]
+    #[features(avx512)]
+    unsafe fn add_activated(sums: __m512i, x: __m512i, w: __m512i) -> __m512i {
+        let (zero, ceiling) = (_mm512_setzero_si512(), _mm512_set1_epi16(QA as i16));
+        let v = _mm512_min_epi16(_mm512_max_epi16(x, zero), ceiling);
+        _mm512_add_epi32(sums, _mm512_madd_epi16(v, _mm512_mullo_epi16(v, w)))
+    }
+
+    /// `vpmaddwd` left sixteen `i32` sums, which one reduction adds.
+    #[inline]
+    #[features(avx512)]
+    unsafe fn total(sums: __m512i) -> i32 {
+        _mm512_reduce_add_epi32(sums)
     }
 }
+// ANCHOR_END: nnue
 
-/// `regs` with part `part` of `row` subtracted (`out`) or added, lane by lane.
 #[inline]
 #[features(avx512)]
-fn edit(regs: [__m512i; REGS], row: &Lanes, part: usize, out: bool) -> [__m512i; REGS] {
-    let row = load(row, part);
-    if out {
-        std::array::from_fn(|i| _mm512_sub_epi16(regs[i], row[i]))
-    } else {
-        std::array::from_fn(|i| _mm512_add_epi16(regs[i], row[i]))
-    }
+pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
+    // SAFETY: this function is compiled with the avx512 features, which `__m512i`'s methods use.
+    unsafe { nnue::refresh::<__m512i, REGS>(quad, net) }
 }
 
-crate::nnue::accumulator_loops!(#[inline] #[features(avx512)]);
+#[inline]
+#[features(avx512)]
+pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
+    // SAFETY: as in `nnue_refresh`.
+    unsafe { nnue::update::<__m512i, REGS>(acc, before, delta, net) }
+}
 
-/// As avx2's, 32 lanes at a time; `vpmaddwd` leaves sixteen `i32` sums, which one reduction adds.
 #[inline]
 #[features(avx512)]
 pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
-    let (zero, ceiling) = (_mm512_setzero_si512(), _mm512_set1_epi16(QA as i16));
-    let mut sum = _mm512_setzero_si512();
-    for (lanes, weights) in net.output_halves(acc) {
-        for part in 0..PARTS {
-            let (x, w) = (load(lanes, part), load(weights, part));
-            for i in 0..REGS {
-                let v = _mm512_min_epi16(_mm512_max_epi16(x[i], zero), ceiling);
-                sum = _mm512_add_epi32(sum, _mm512_madd_epi16(v, _mm512_mullo_epi16(v, w[i])));
-            }
-        }
-    }
-    net.finish(_mm512_reduce_add_epi32(sum))
+    // SAFETY: as in `nnue_refresh`.
+    unsafe { nnue::evaluate::<__m512i, REGS>(acc, net) }
 }
-// ANCHOR_END: nnue

@@ -1,19 +1,11 @@
-//! Make/unmake and flip: the delta quad comes from swar (see `Neon::INHERITED`); the colour flip
-//! is `rev64`, a byte swap of each plane, two registers for the quad.
+//! The colour flip: `rev64`, a byte swap of each plane, two registers for the quad (the delta
+//! quad comes from swar, see mod.rs).
 
 use crate::backend::features;
-use crate::backend::{Backend, Swar};
 use std::arch::aarch64::*;
 
 use super::lanes::{load, swap_lanes, to_quad};
-use crate::aspects::MoveAspects;
 use crate::quad::Quad;
-
-/// Inherited from swar (`Neon::INHERITED`: rotations of one code per aspect).
-#[features(neon)]
-pub(super) fn move_delta(m: &MoveAspects) -> Quad {
-    Swar::TOKEN.move_delta(m)
-}
 
 // ANCHOR: flip
 /// `rev64` mirrors both planes of a register (rank `r` becomes rank `7 - r`); the occupied

@@ -1,69 +1,91 @@
 //! NNUE inference eight `i16` lanes per register. NEON has 32 registers, so a whole accumulator
 //! (sixteen) stays in registers while every row is added (`add` / `sub`, eight lanes each); the
 //! forward pass clips with `smax` / `smin`, multiplies with `mul` (the low 16 bits of `v * w`)
-//! and multiplies again, widening and accumulating into 32-bit lanes (`smlal`, `smlal2`).
+//! and multiplies again, widening and accumulating into 32-bit lanes (`smlal`, `smlal2`). The
+//! loops are [`crate::nnue`]'s, over the register type below.
 
 use crate::backend::features;
-use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, QA};
+use crate::nnue::{self, Accumulators, Network, QA, Vector};
+use crate::quad::Quad;
 use std::arch::aarch64::*;
 
-/// An accumulator is edited whole: its sixteen registers leave sixteen for a row and the rest.
-const PARTS: usize = 1;
-
-/// Registers per part.
-const REGS: usize = HIDDEN / 8 / PARTS;
+/// Registers per part of an accumulator: the whole of it, sixteen registers, which leave sixteen
+/// for a row and the rest.
+const REGS: usize = 16;
 
 // ANCHOR: nnue
-/// Part `part` of `lanes` in registers.
-#[inline]
-#[features(neon)]
-fn load(lanes: &Lanes, part: usize) -> [int16x8_t; REGS] {
-    let base = lanes.0.as_ptr();
-    // SAFETY: `Lanes` is `HIDDEN` i16: eight lanes at `8 * (part * REGS + i)` lie within it.
-    std::array::from_fn(|i| unsafe { vld1q_s16(base.add(8 * (part * REGS + i))) })
-}
+impl Vector for int16x8_t {
+    const LANES: usize = 8;
+    type Sums = int32x4_t;
 
-#[inline]
-#[features(neon)]
-fn store(regs: [int16x8_t; REGS], lanes: &mut Lanes, part: usize) {
-    let base = lanes.0.as_mut_ptr();
-    for (i, reg) in regs.into_iter().enumerate() {
-        // SAFETY: as in `load`, and `lanes` is borrowed mutably.
-        unsafe { vst1q_s16(base.add(8 * (part * REGS + i)), reg) };
+    #[inline]
+    #[features(neon)]
+    unsafe fn load(from: *const i16) -> int16x8_t {
+        // SAFETY: the caller's promise: eight lanes at `from`.
+        unsafe { vld1q_s16(from) }
+    }
+
+    #[inline]
+    #[features(neon)]
+    unsafe fn store(self, to: *mut i16) {
+        // SAFETY: as in `load`.
+        unsafe { vst1q_s16(to, self) }
+    }
+
+    #[inline]
+    #[features(neon)]
+    unsafe fn add(self, row: int16x8_t) -> int16x8_t {
+        vaddq_s16(self, row)
+    }
+
+    #[inline]
+    #[features(neon)]
+    unsafe fn sub(self, row: int16x8_t) -> int16x8_t {
+        vsubq_s16(self, row)
+    }
+
+    #[inline]
+    #[features(neon)]
+    unsafe fn zero_sums() -> int32x4_t {
+        vdupq_n_s32(0)
+    }
+
+    /// The clipped value `v` times `v * w` (`mul` keeps the low 16 bits, as the reference does),
+    /// widened to 32 bits and accumulated by `smlal` (low four lanes) and `smlal2` (high four).
+    #[inline]
+    #[features(neon)]
+    unsafe fn add_activated(sums: int32x4_t, x: int16x8_t, w: int16x8_t) -> int32x4_t {
+        let (zero, ceiling) = (vdupq_n_s16(0), vdupq_n_s16(QA as i16));
+        let v = vminq_s16(vmaxq_s16(x, zero), ceiling);
+        let vw = vmulq_s16(v, w);
+        vmlal_high_s16(vmlal_s16(sums, vget_low_s16(v), vget_low_s16(vw)), v, vw)
+    }
+
+    #[inline]
+    #[features(neon)]
+    unsafe fn total(sums: int32x4_t) -> i32 {
+        vaddvq_s32(sums)
     }
 }
+// ANCHOR_END: nnue
 
-/// `regs` with part `part` of `row` subtracted (`out`) or added, lane by lane (wrapping).
 #[inline]
 #[features(neon)]
-fn edit(regs: [int16x8_t; REGS], row: &Lanes, part: usize, out: bool) -> [int16x8_t; REGS] {
-    let row = load(row, part);
-    if out {
-        std::array::from_fn(|i| vsubq_s16(regs[i], row[i]))
-    } else {
-        std::array::from_fn(|i| vaddq_s16(regs[i], row[i]))
-    }
+pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
+    // SAFETY: this function is compiled with the neon features, which `int16x8_t`'s methods use.
+    unsafe { nnue::refresh::<int16x8_t, REGS>(quad, net) }
 }
 
-crate::nnue::accumulator_loops!(#[inline] #[features(neon)]);
+#[inline]
+#[features(neon)]
+pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
+    // SAFETY: as in `nnue_refresh`.
+    unsafe { nnue::update::<int16x8_t, REGS>(acc, before, delta, net) }
+}
 
-/// The clipped value `v` times `v * w` (`mul` keeps the low 16 bits, as the reference does),
-/// widened to 32 bits and accumulated by `smlal` (low four lanes) and `smlal2` (high four).
 #[inline]
 #[features(neon)]
 pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
-    let (zero, ceiling) = (vdupq_n_s16(0), vdupq_n_s16(QA as i16));
-    let mut sum = vdupq_n_s32(0);
-    for (lanes, weights) in net.output_halves(acc) {
-        for part in 0..PARTS {
-            let (x, w) = (load(lanes, part), load(weights, part));
-            for i in 0..REGS {
-                let v = vminq_s16(vmaxq_s16(x[i], zero), ceiling);
-                let vw = vmulq_s16(v, w[i]);
-                sum = vmlal_high_s16(vmlal_s16(sum, vget_low_s16(v), vget_low_s16(vw)), v, vw);
-            }
-        }
-    }
-    net.finish(vaddvq_s32(sum))
+    // SAFETY: as in `nnue_refresh`.
+    unsafe { nnue::evaluate::<int16x8_t, REGS>(acc, net) }
 }
-// ANCHOR_END: nnue

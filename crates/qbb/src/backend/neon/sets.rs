@@ -1,19 +1,12 @@
 //! From the four planes to sets of squares: the sixteen code sets of `quad2hexBB`, two per
-//! instruction; the disjoint piece sets come from swar (see `Neon::INHERITED`).
+//! instruction; the disjoint piece sets come from swar (see mod.rs).
 
 use crate::backend::features;
-use crate::backend::{Backend, Swar};
 use std::arch::aarch64::*;
 
 use super::lanes::{cast, load, pair};
 use crate::quad::Quad;
-use crate::repr::{HexSets, PieceSets};
-
-/// Inherited from swar (`Neon::INHERITED`: ten whole-word results from four planes).
-#[features(neon)]
-pub(super) fn piece_sets(quad: &Quad) -> PieceSets {
-    Swar::TOKEN.piece_sets(quad)
-}
+use crate::repr::HexSets;
 
 // ANCHOR: hex_sets
 /// The four ways two planes `[x, y]` can agree on a square, two registers of two sets:

@@ -43,8 +43,7 @@ mod sets;
 mod square;
 
 use crate::backend::features;
-use crate::backend::{Backend, BackendKind, forward_to_fns};
-use crate::routine::Routine;
+use crate::backend::{BackendKind, impl_backend};
 use crate::routine::types::*;
 
 pub use crate::backend::width::Width;
@@ -70,48 +69,50 @@ impl Portable {
     }
 }
 
-// SAFETY: the routines use `std::simd` only, which compiles to the baseline everywhere; wider
-// instructions run only inside `with_features`, for a `width` that `new` detected (or the
-// baseline), and `Portable` has no other constructor.
-unsafe impl Backend for Portable {
-    const KIND: BackendKind = BackendKind::Portable;
-    const INHERITED: &'static [(Routine, BackendKind, &'static str)] = &[];
+impl_backend! {
+    // SAFETY: the routines use `std::simd` only, which compiles to the baseline everywhere; wider
+    // instructions run only inside `with_features`, for a `width` that `new` detected (or the
+    // baseline), and `Portable` has no other constructor.
+    unsafe impl Backend for Portable {
+        const KIND: BackendKind = BackendKind::Portable;
 
-    #[inline]
-    fn new() -> Option<Portable> {
-        Some(Portable {
-            width: Width::detect(),
-        })
-    }
+        #[inline]
+        fn new() -> Option<Portable> {
+            Some(Portable {
+                width: Width::detect(),
+            })
+        }
 
-    #[inline(always)]
-    fn with_features<R>(self, job: impl FnOnce(Portable) -> R) -> R {
-        match self.width {
-            Width::Baseline => job(self),
-            #[cfg(target_arch = "x86_64")]
-            Width::Avx2 => {
-                #[features(avx2)]
-                fn region<R>(backend: Portable, job: impl FnOnce(Portable) -> R) -> R {
-                    job(backend)
+        #[inline(always)]
+        fn with_features<R>(self, job: impl FnOnce(Portable) -> R) -> R {
+            match self.width {
+                Width::Baseline => job(self),
+                #[cfg(target_arch = "x86_64")]
+                Width::Avx2 => {
+                    #[features(avx2)]
+                    fn region<R>(backend: Portable, job: impl FnOnce(Portable) -> R) -> R {
+                        job(backend)
+                    }
+                    // SAFETY: a token holds `Width::Avx2` only where detection found these
+                    // features (`AVX2_FEATURES`), or the AVX-512 set that includes them.
+                    unsafe { region(self, job) }
                 }
-                // SAFETY: a token holds `Width::Avx2` only where detection found these features
-                // (`AVX2_FEATURES`), or the AVX-512 set that includes them.
-                unsafe { region(self, job) }
-            }
-            #[cfg(target_arch = "x86_64")]
-            Width::Avx512 => {
-                #[features(avx512)]
-                fn region<R>(backend: Portable, job: impl FnOnce(Portable) -> R) -> R {
-                    job(backend)
+                #[cfg(target_arch = "x86_64")]
+                Width::Avx512 => {
+                    #[features(avx512)]
+                    fn region<R>(backend: Portable, job: impl FnOnce(Portable) -> R) -> R {
+                        job(backend)
+                    }
+                    // SAFETY: a token holds `Width::Avx512` only where detection found these
+                    // features (`AVX512_FEATURES`).
+                    unsafe { region(self, job) }
                 }
-                // SAFETY: a token holds `Width::Avx512` only where detection found these
-                // features (`AVX512_FEATURES`).
-                unsafe { region(self, job) }
             }
         }
     }
 
-    crate::for_each_routine!(forward_to_fns);
+    own: fns;
+    inherited: {}
 }
 
 #[cfg(test)]

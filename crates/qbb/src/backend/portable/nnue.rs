@@ -1,61 +1,80 @@
 //! NNUE inference with `std::simd`: the accumulator as `i16x32` vectors (one ZMM register with
 //! AVX-512, two YMM with AVX2, four XMM at the baseline), edited row by row, and the forward pass
-//! with the 16-bit product widened to `i32` lanes for the second multiply.
+//! with the 16-bit product widened to `i32` lanes for the second multiply. The loops are
+//! [`crate::nnue`]'s, over the vector type below.
 
 use std::simd::prelude::*;
 
-use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, QA};
+use crate::nnue::{self, Accumulators, Network, QA, Vector};
+use crate::quad::Quad;
 
-/// Lanes per vector, and vectors per part of an accumulator.
-const WIDTH: usize = 32;
-/// An accumulator is edited whole (the compiler maps the vectors to the target's registers).
-const PARTS: usize = 1;
-const VECTORS: usize = HIDDEN / WIDTH / PARTS;
+/// Vectors per part of an accumulator: the whole of it (the compiler maps the vectors to the
+/// target's registers).
+const VECTORS: usize = 4;
 
 // ANCHOR: nnue
-/// Part `part` of `lanes` as vectors.
-#[inline(always)]
-fn load(lanes: &Lanes, part: usize) -> [i16x32; VECTORS] {
-    std::array::from_fn(|i| i16x32::from_slice(&lanes.0[(part * VECTORS + i) * WIDTH..]))
-}
+/// No method needs more than `std::simd`, which compiles for whatever the caller enables.
+impl Vector for i16x32 {
+    const LANES: usize = 32;
+    type Sums = i32x32;
 
-#[inline(always)]
-fn store(vectors: [i16x32; VECTORS], lanes: &mut Lanes, part: usize) {
-    for (i, v) in vectors.into_iter().enumerate() {
-        let at = (part * VECTORS + i) * WIDTH;
-        v.copy_to_slice(&mut lanes.0[at..at + WIDTH]);
+    #[inline(always)]
+    unsafe fn load(from: *const i16) -> i16x32 {
+        // SAFETY: the caller's promise: 32 lanes at `from`.
+        unsafe { from.cast::<i16x32>().read_unaligned() }
     }
-}
 
-/// `acc` with part `part` of `row` subtracted (`out`) or added (the vector types' `+` and `-`
-/// wrap, as the reference's lanes do).
-#[inline(always)]
-fn edit(acc: [i16x32; VECTORS], row: &Lanes, part: usize, out: bool) -> [i16x32; VECTORS] {
-    let row = load(row, part);
-    if out {
-        std::array::from_fn(|i| acc[i] - row[i])
-    } else {
-        std::array::from_fn(|i| acc[i] + row[i])
+    #[inline(always)]
+    unsafe fn store(self, to: *mut i16) {
+        // SAFETY: as in `load`.
+        unsafe { to.cast::<i16x32>().write_unaligned(self) }
     }
-}
 
-crate::nnue::accumulator_loops!(#[inline]);
-
-/// Clip, multiply by the weight in 16 bits (wrapping, as `vpmullw`), widen both factors and
-/// multiply again in 32 bits; the sum wraps like the reference's.
-#[inline]
-pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
-    let (zero, ceiling) = (i16x32::splat(0), i16x32::splat(QA as i16));
-    let mut sum = i32x32::splat(0);
-    for (lanes, weights) in net.output_halves(acc) {
-        for part in 0..PARTS {
-            let (x, w) = (load(lanes, part), load(weights, part));
-            for i in 0..VECTORS {
-                let v = x[i].simd_clamp(zero, ceiling);
-                sum += v.cast::<i32>() * (v * w[i]).cast::<i32>();
-            }
-        }
+    /// The vector types' `+` and `-` wrap, as the reference's lanes do.
+    #[inline(always)]
+    unsafe fn add(self, row: i16x32) -> i16x32 {
+        self + row
     }
-    net.finish(sum.reduce_sum())
+
+    #[inline(always)]
+    unsafe fn sub(self, row: i16x32) -> i16x32 {
+        self - row
+    }
+
+    #[inline(always)]
+    unsafe fn zero_sums() -> i32x32 {
+        i32x32::splat(0)
+    }
+
+    /// Clip, multiply by the weight in 16 bits (wrapping, as `vpmullw`), widen both factors and
+    /// multiply again in 32 bits; the sum wraps like the reference's.
+    #[inline(always)]
+    unsafe fn add_activated(sums: i32x32, x: i16x32, w: i16x32) -> i32x32 {
+        let v = x.simd_clamp(i16x32::splat(0), i16x32::splat(QA as i16));
+        sums + v.cast::<i32>() * (v * w).cast::<i32>()
+    }
+
+    #[inline(always)]
+    unsafe fn total(sums: i32x32) -> i32 {
+        sums.reduce_sum()
+    }
 }
 // ANCHOR_END: nnue
+
+#[inline]
+pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
+    // SAFETY: `i16x32`'s methods need no feature.
+    unsafe { nnue::refresh::<i16x32, VECTORS>(quad, net) }
+}
+
+#[inline]
+pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
+    // SAFETY: as in `nnue_refresh`.
+    unsafe { nnue::update::<i16x32, VECTORS>(acc, before, delta, net) }
+}
+
+#[inline]
+pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
+    // SAFETY: as in `nnue_refresh`.
+    unsafe { nnue::evaluate::<i16x32, VECTORS>(acc, net) }
+}

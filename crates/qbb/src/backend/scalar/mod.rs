@@ -23,28 +23,29 @@ pub use attacks::ray_attacks;
 pub use fills::occluded_fill;
 pub use sets::piece_sets_of;
 
-use crate::backend::{Backend, BackendKind, forward_to_fns};
-use crate::routine::Routine;
+use crate::backend::{BackendKind, impl_backend};
 use crate::routine::types::*;
 
 /// The reference backend; runs everywhere.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Scalar;
 
-// SAFETY: the scalar backend uses no instruction beyond the base architecture.
-unsafe impl Backend for Scalar {
-    const KIND: BackendKind = BackendKind::Scalar;
-    const INHERITED: &'static [(Routine, BackendKind, &'static str)] = &[];
+impl_backend! {
+    // SAFETY: the scalar backend uses no instruction beyond the base architecture.
+    unsafe impl Backend for Scalar {
+        const KIND: BackendKind = BackendKind::Scalar;
 
-    #[inline(always)]
-    fn new() -> Option<Scalar> {
-        Some(Scalar)
+        #[inline(always)]
+        fn new() -> Option<Scalar> {
+            Some(Scalar)
+        }
+
+        #[inline(always)]
+        fn with_features<R>(self, job: impl FnOnce(Scalar) -> R) -> R {
+            job(self)
+        }
     }
 
-    #[inline(always)]
-    fn with_features<R>(self, job: impl FnOnce(Scalar) -> R) -> R {
-        job(self)
-    }
-
-    crate::for_each_routine!(forward_to_fns);
+    own: fns;
+    inherited: {}
 }

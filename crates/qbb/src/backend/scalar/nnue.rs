@@ -30,11 +30,7 @@ pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
 #[inline(always)]
 pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
     for change in changes(before, delta) {
-        let perspectives = [
-            (&mut acc.us, Perspective::Us),
-            (&mut acc.them, Perspective::Them),
-        ];
-        for (lanes, perspective) in perspectives {
+        for (lanes, perspective) in acc.perspectives_mut() {
             if let Some(f) = feature(change.before, change.sq, perspective) {
                 sub(lanes, net.row(f));
             }

@@ -1,27 +1,14 @@
 //! Attacks: Isenberg's checks and pins with both kings in the two lanes of a register, filled by
 //! the Kogge-Stone of `fills`; slider and knight attacks of one set come from the swar backend,
-//! since a single bitboard does not fill two lanes (see `INHERITED`).
+//! since a single bitboard does not fill two lanes (see mod.rs).
 
 use crate::backend::features;
-use crate::backend::{Backend, Swar};
 use std::arch::x86_64::*;
 
 use super::fills::along;
 use super::lanes::{pair, splat, swap_lanes};
 use crate::direction::Direction;
 use crate::king_safety::{KingSafety, SliderPosition};
-
-/// Inherited from swar (`Sse2::INHERITED`: one set per direction does not fill two lanes).
-#[features(sse2)]
-pub(super) fn slider_attacks(orth: u64, diag: u64, empty: u64) -> u64 {
-    Swar::TOKEN.slider_attacks(orth, diag, empty)
-}
-
-/// Inherited from swar (`Sse2::INHERITED`: one set is not worth a register and back).
-#[features(sse2)]
-pub(super) fn knight_attacks(knights: u64) -> u64 {
-    Swar::TOKEN.knight_attacks(knights)
-}
 
 // ANCHOR: checks_and_pins
 /// Isenberg's quad as two registers, `[white king, black king]` and `[white sliders, black

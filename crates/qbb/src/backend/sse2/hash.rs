@@ -1,8 +1,7 @@
 //! Hashing a quad from scratch: Manino's multiplies two planes at a time with `pmuludq`; Zobrist
-//! comes from the swar backend (no gather before AVX2).
+//! comes from the swar backend (no gather before AVX2, see mod.rs).
 
 use crate::backend::features;
-use crate::backend::{Backend, Swar};
 use std::arch::x86_64::*;
 
 use super::lanes::{cast, load, pair};
@@ -40,9 +39,3 @@ pub(super) fn hash_manino(quad: &Quad, state: u64) -> u64 {
     state.wrapping_mul(MANINO_C) ^ k0 ^ k1
 }
 // ANCHOR_END: hash
-
-/// Inherited from swar (`Sse2::INHERITED`: 64 table loads and no gather before AVX2).
-#[features(sse2)]
-pub(super) fn hash_zobrist(quad: &Quad) -> u64 {
-    Swar::TOKEN.hash_zobrist(quad)
-}

@@ -30,8 +30,7 @@
 //! below only forward to them, which is sound because an [`Sse2`] value exists only on a CPU that
 //! has the features.
 
-use crate::backend::{Backend, BackendKind, forward_to_feature_fns};
-use crate::routine::Routine;
+use crate::backend::{BackendKind, impl_backend};
 use crate::routine::types::*;
 
 mod attacks;
@@ -51,35 +50,30 @@ mod square;
 #[derive(Copy, Clone, Debug)]
 pub struct Sse2(());
 
-// SAFETY: `new` checks the CPU before making a value; no other constructor exists.
-unsafe impl Backend for Sse2 {
-    const KIND: BackendKind = BackendKind::Sse2;
-    const INHERITED: &'static [(Routine, BackendKind, &'static str)] = &[
-        (
-            Routine::SliderAttacks,
-            BackendKind::Swar,
-            "one set per direction: pairing directions in two lanes needs a mirrored copy and \
-             blended shifts, which measured slower than swar's rays",
-        ),
-        (
-            Routine::KnightAttacks,
-            BackendKind::Swar,
-            "one set: moving it into a register and back costs more than the second lane saves",
-        ),
-        (
-            Routine::HashZobrist,
-            BackendKind::Swar,
-            "64 table loads and no gather before AVX2: swar's mailbox in integer registers \
-             measured faster",
-        ),
-    ];
+impl_backend! {
+    // SAFETY: `new` checks the CPU before making a value; no other constructor exists.
+    unsafe impl Backend for Sse2 {
+        const KIND: BackendKind = BackendKind::Sse2;
 
-    #[inline]
-    fn new() -> Option<Sse2> {
-        BackendKind::Sse2.is_available().then_some(Sse2(()))
+        #[inline]
+        fn new() -> Option<Sse2> {
+            BackendKind::Sse2.is_available().then_some(Sse2(()))
+        }
+
+        crate::backend::feature_region!(Sse2, sse2);
     }
 
-    crate::backend::feature_region!(Sse2, sse2);
-
-    crate::for_each_routine!(forward_to_feature_fns);
+    own: feature_fns;
+    // ANCHOR: inherited
+    inherited: {
+        slider_attacks from Swar:
+            "one set per direction: pairing directions in two lanes needs a mirrored copy and \
+             blended shifts, which measured slower than swar's rays",
+        knight_attacks from Swar:
+            "one set: moving it into a register and back costs more than the second lane saves",
+        hash_zobrist from Swar:
+            "64 table loads and no gather before AVX2: swar's mailbox in integer registers \
+             measured faster",
+    }
+    // ANCHOR_END: inherited
 }

@@ -1,72 +1,93 @@
 //! NNUE inference eight `i16` lanes per register. An accumulator of 128 lanes would take all
 //! sixteen XMM registers, so it is edited in two halves of eight registers each (`paddw` /
 //! `psubw`, each row a memory operand); the forward pass clips with `pmaxsw` / `pminsw` and
-//! multiplies and adds pairs with `pmullw` + `pmaddwd`, all SSE2.
+//! multiplies and adds pairs with `pmullw` + `pmaddwd`, all SSE2. The loops are
+//! [`crate::nnue`]'s, over the register type below.
 
 use crate::backend::features;
-use crate::nnue::{Accumulators, HIDDEN, Lanes, Network, QA};
+use crate::nnue::{self, Accumulators, Network, QA, Vector};
+use crate::quad::Quad;
 use std::arch::x86_64::*;
 
-/// An accumulator is edited in two halves: a whole one would take all sixteen XMM registers
-/// and leave none for a row or an address.
-const PARTS: usize = 2;
-
-/// Registers per part.
-const REGS: usize = HIDDEN / 8 / PARTS;
+/// Registers per part of an accumulator: half of it, since a whole one would take all sixteen XMM
+/// registers and leave none for a row or an address.
+const REGS: usize = 8;
 
 // ANCHOR: nnue
-/// Part `part` of `lanes` in registers.
-#[inline]
-#[features(sse2)]
-fn load(lanes: &Lanes, part: usize) -> [__m128i; REGS] {
-    let base = lanes.0.as_ptr().cast::<__m128i>();
-    // SAFETY: `Lanes` is `HIDDEN` i16 aligned to 64: aligned 16-byte loads within it.
-    std::array::from_fn(|i| unsafe { _mm_load_si128(base.add(part * REGS + i)) })
-}
+impl Vector for __m128i {
+    const LANES: usize = 8;
+    type Sums = __m128i;
 
-#[inline]
-#[features(sse2)]
-fn store(regs: [__m128i; REGS], lanes: &mut Lanes, part: usize) {
-    let base = lanes.0.as_mut_ptr().cast::<__m128i>();
-    for (i, reg) in regs.into_iter().enumerate() {
-        // SAFETY: as in `load`, and `lanes` is borrowed mutably.
-        unsafe { _mm_store_si128(base.add(part * REGS + i), reg) };
+    #[inline]
+    #[features(sse2)]
+    unsafe fn load(from: *const i16) -> __m128i {
+        // SAFETY: the caller's promise: eight lanes at `from`, aligned to 16 bytes.
+        unsafe { _mm_load_si128(from.cast()) }
+    }
+
+    #[inline]
+    #[features(sse2)]
+    unsafe fn store(self, to: *mut i16) {
+        // SAFETY: as in `load`.
+        unsafe { _mm_store_si128(to.cast(), self) }
+    }
+
+    #[inline]
+    #[features(sse2)]
+    unsafe fn add(self, row: __m128i) -> __m128i {
+        _mm_add_epi16(self, row)
+    }
+
+    #[inline]
+    #[features(sse2)]
+    unsafe fn sub(self, row: __m128i) -> __m128i {
+        _mm_sub_epi16(self, row)
+    }
+
+    #[inline]
+    #[features(sse2)]
+    unsafe fn zero_sums() -> __m128i {
+        _mm_setzero_si128()
+    }
+
+    /// `pmaddwd` multiplies eight pairs of `i16` and adds neighbours into four `i32`: with the
+    /// clipped value `v` on one side and `v * w` (`pmullw`, the low 16 bits) on the other, it is
+    /// `v * v * w` summed in pairs.
+    #[inline]
+    #[features(sse2)]
+    unsafe fn add_activated(sums: __m128i, x: __m128i, w: __m128i) -> __m128i {
+        let (zero, ceiling) = (_mm_setzero_si128(), _mm_set1_epi16(QA as i16));
+        let v = _mm_min_epi16(_mm_max_epi16(x, zero), ceiling);
+        _mm_add_epi32(sums, _mm_madd_epi16(v, _mm_mullo_epi16(v, w)))
+    }
+
+    #[inline]
+    #[features(sse2)]
+    unsafe fn total(sums: __m128i) -> i32 {
+        let pairs = _mm_add_epi32(sums, _mm_unpackhi_epi64(sums, sums));
+        let total = _mm_add_epi32(pairs, _mm_shuffle_epi32::<0b01>(pairs));
+        _mm_cvtsi128_si32(total)
     }
 }
+// ANCHOR_END: nnue
 
-/// `regs` with part `part` of `row` subtracted (`out`) or added, lane by lane.
 #[inline]
 #[features(sse2)]
-fn edit(regs: [__m128i; REGS], row: &Lanes, part: usize, out: bool) -> [__m128i; REGS] {
-    let row = load(row, part);
-    if out {
-        std::array::from_fn(|i| _mm_sub_epi16(regs[i], row[i]))
-    } else {
-        std::array::from_fn(|i| _mm_add_epi16(regs[i], row[i]))
-    }
+pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
+    // SAFETY: this function is compiled with the sse2 features, which `__m128i`'s methods use.
+    unsafe { nnue::refresh::<__m128i, REGS>(quad, net) }
 }
 
-crate::nnue::accumulator_loops!(#[inline] #[features(sse2)]);
+#[inline]
+#[features(sse2)]
+pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
+    // SAFETY: as in `nnue_refresh`.
+    unsafe { nnue::update::<__m128i, REGS>(acc, before, delta, net) }
+}
 
-/// `pmaddwd` multiplies eight pairs of `i16` and adds neighbours into four `i32`: with the
-/// clipped value `v` on one side and `v * w` (`pmullw`, the low 16 bits) on the other, it is
-/// `v * v * w` summed in pairs.
 #[inline]
 #[features(sse2)]
 pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
-    let (zero, ceiling) = (_mm_setzero_si128(), _mm_set1_epi16(QA as i16));
-    let mut sum = _mm_setzero_si128();
-    for (lanes, weights) in net.output_halves(acc) {
-        for part in 0..PARTS {
-            let (x, w) = (load(lanes, part), load(weights, part));
-            for i in 0..REGS {
-                let v = _mm_min_epi16(_mm_max_epi16(x[i], zero), ceiling);
-                sum = _mm_add_epi32(sum, _mm_madd_epi16(v, _mm_mullo_epi16(v, w[i])));
-            }
-        }
-    }
-    let pairs = _mm_add_epi32(sum, _mm_unpackhi_epi64(sum, sum));
-    let total = _mm_add_epi32(pairs, _mm_shuffle_epi32::<0b01>(pairs));
-    net.finish(_mm_cvtsi128_si32(total))
+    // SAFETY: as in `nnue_refresh`.
+    unsafe { nnue::evaluate::<__m128i, REGS>(acc, net) }
 }
-// ANCHOR_END: nnue

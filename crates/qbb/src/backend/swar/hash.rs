@@ -1,15 +1,9 @@
-//! Hashing a quad from scratch: Manino's (scalar's), and Zobrist's over the transposed mailbox.
+//! Hashing a quad from scratch: Zobrist's over the transposed mailbox (Manino's is scalar's, see
+//! mod.rs).
 
 use super::transpose;
-use crate::backend::{Backend, Scalar};
 use crate::hash::ZOBRIST;
 use crate::quad::Quad;
-
-/// Inherited from scalar (why: `Swar::INHERITED`, in mod.rs).
-#[inline]
-pub(super) fn hash_manino(quad: &Quad, state: u64) -> u64 {
-    Scalar.hash_manino(quad, state)
-}
 
 // ANCHOR: hash
 /// The bit transpose of [`transpose::to_mailbox`] puts every square's code in a byte of its own,

@@ -6,26 +6,23 @@
 //! bit matrices. It runs on any CPU.
 //!
 //! One file per group of the catalogue (`square`, `sets`, `mailbox`, `moves`, `fills`,
-//! `attacks`, `counting`, `nibbles`, `boards`, `hash`), each routine a function of the routine's
-//! name; the trait methods below are generated from the routine table and call them. A routine
-//! taken from scalar (`INHERITED`) is a function there that calls scalar's. `transpose` holds
-//! the bit transposes that `mailbox`, `nibbles` and `hash` share.
+//! `attacks`, `nibbles`, `boards`, `hash`), each routine a function of the routine's name; the
+//! trait methods below are generated from the routine table and call them, except for the
+//! routines taken from scalar, declared below with the reason (so `counting` and `nnue` have no
+//! file here). `transpose` holds the bit transposes that `mailbox`, `nibbles` and `hash` share.
 
 mod attacks;
 mod boards;
-mod counting;
 mod fills;
 mod hash;
 mod mailbox;
 mod moves;
 mod nibbles;
-mod nnue;
 mod sets;
 mod square;
 mod transpose;
 
-use crate::backend::{Backend, BackendKind, forward_to_fns};
-use crate::routine::Routine;
+use crate::backend::{BackendKind, impl_backend};
 use crate::routine::types::*;
 
 /// Why the NNUE routines come from scalar.
@@ -41,44 +38,33 @@ impl Swar {
     pub(crate) const TOKEN: Swar = Swar(());
 }
 
-// SAFETY: the swar backend uses no instruction beyond the base architecture.
-unsafe impl Backend for Swar {
-    const KIND: BackendKind = BackendKind::Swar;
-    const INHERITED: &'static [(Routine, BackendKind, &'static str)] = &[
-        (
-            Routine::PieceSets,
-            BackendKind::Scalar,
-            "the article's formulas are whole-word ANDs, ORs and XORs already",
-        ),
-        (
-            Routine::Flip,
-            BackendKind::Scalar,
+impl_backend! {
+    // SAFETY: the swar backend uses no instruction beyond the base architecture.
+    unsafe impl Backend for Swar {
+        const KIND: BackendKind = BackendKind::Swar;
+
+        #[inline(always)]
+        fn new() -> Option<Swar> {
+            Some(Swar::TOKEN)
+        }
+
+        #[inline(always)]
+        fn with_features<R>(self, job: impl FnOnce(Swar) -> R) -> R {
+            job(self)
+        }
+    }
+
+    own: fns;
+    inherited: {
+        piece_sets from Scalar: "the article's formulas are whole-word ANDs, ORs and XORs already",
+        flip from Scalar:
             "a byte swap per plane is one base instruction (bswap): no SWAR mirror can beat it",
-        ),
-        (
-            Routine::WeightedPopcount,
-            BackendKind::Scalar,
+        weighted_popcount from Scalar:
             "LLVM compiles count_ones to the SWAR popcount itself: a copy gave the same code",
-        ),
-        (
-            Routine::HashManino,
-            BackendKind::Scalar,
+        hash_manino from Scalar:
             "eight 64-bit multiplies of 32-bit halves: no lanes to pack in a word",
-        ),
-        (Routine::NnueRefresh, BackendKind::Scalar, NNUE_WHY),
-        (Routine::NnueUpdate, BackendKind::Scalar, NNUE_WHY),
-        (Routine::NnueEvaluate, BackendKind::Scalar, NNUE_WHY),
-    ];
-
-    #[inline(always)]
-    fn new() -> Option<Swar> {
-        Some(Swar::TOKEN)
+        nnue_refresh from Scalar: NNUE_WHY,
+        nnue_update from Scalar: NNUE_WHY,
+        nnue_evaluate from Scalar: NNUE_WHY,
     }
-
-    #[inline(always)]
-    fn with_features<R>(self, job: impl FnOnce(Swar) -> R) -> R {
-        job(self)
-    }
-
-    crate::for_each_routine!(forward_to_fns);
 }

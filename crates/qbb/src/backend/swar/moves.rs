@@ -1,7 +1,7 @@
-//! Make/unmake by xor: a move's delta quad built from rotated nibbles, and the colour flip.
+//! Make/unmake by xor: a move's delta quad built from rotated nibbles (the colour flip is
+//! scalar's, see mod.rs).
 
 use crate::aspects::{MoveAspects, Special};
-use crate::backend::{Backend, Scalar};
 use crate::quad::Quad;
 use crate::square::Square;
 
@@ -36,9 +36,3 @@ pub(super) fn move_delta(m: &MoveAspects) -> Quad {
     Quad { bb: delta }
 }
 // ANCHOR_END: move_delta
-
-/// Inherited from scalar (why: `Swar::INHERITED`, in mod.rs).
-#[inline]
-pub(super) fn flip(quad: &Quad) -> Quad {
-    Scalar.flip(quad)
-}

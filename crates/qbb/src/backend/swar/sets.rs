@@ -1,15 +1,8 @@
-//! From the four planes to sets of squares: the article's disjoint piece sets and the sixteen
-//! code sets of `quad2hexBB`.
+//! From the four planes to sets of squares: the sixteen code sets of `quad2hexBB` (the disjoint
+//! piece sets are scalar's, see mod.rs).
 
-use crate::backend::{Backend, Scalar};
 use crate::quad::Quad;
-use crate::repr::{HexSets, PieceSets};
-
-/// Inherited from scalar (why: `Swar::INHERITED`, in mod.rs).
-#[inline]
-pub(super) fn piece_sets(quad: &Quad) -> PieceSets {
-    Scalar.piece_sets(quad)
-}
+use crate::repr::HexSets;
 
 // ANCHOR: hex_sets
 /// The four ways two planes can agree on a square, indexed by the two bits: `[!y & !x, !y & x,
