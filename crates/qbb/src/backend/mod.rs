@@ -37,6 +37,11 @@ pub mod sse2;
 
 #[cfg(target_arch = "aarch64")]
 pub mod neon;
+// Neon's table of inherited routines, on the other architectures: the lab models neon's listings
+// there too, and marks its inherited routines as on every backend.
+#[cfg(not(target_arch = "aarch64"))]
+#[path = "neon/inherited.rs"]
+mod neon_inherited;
 
 #[cfg(feature = "portable-simd")]
 pub mod portable;
@@ -99,13 +104,18 @@ pub unsafe trait Backend: Copy + Send + Sync + fmt::Debug + 'static {
 
     /// How this backend provides `routine`.
     fn support(routine: Routine) -> Support {
-        match Self::INHERITED.iter().find(|(r, _, _)| *r == routine) {
-            Some(&(_, from, why)) => Support::Inherited { from, why },
-            None => Support::Native,
-        }
+        support_in(Self::INHERITED, routine)
     }
 
     crate::for_each_routine!(trait_methods);
+}
+
+/// `routine`'s line in a backend's table of inherited routines, or native.
+fn support_in(inherited: &[(Routine, BackendKind, &'static str)], routine: Routine) -> Support {
+    match inherited.iter().find(|(r, _, _)| *r == routine) {
+        Some(&(_, from, why)) => Support::Inherited { from, why },
+        None => Support::Native,
+    }
 }
 
 /// The backends of the lab, weakest first.
@@ -287,7 +297,8 @@ impl BackendKind {
     }
 
     /// How this backend provides `routine`, or `None` if the backend is not built into this
-    /// binary (portable without its feature, x86 backends on other architectures).
+    /// binary (portable without its feature, x86 backends on other architectures; neon's table is
+    /// known everywhere).
     pub fn support(self, routine: Routine) -> Option<Support> {
         match self {
             BackendKind::Scalar => Some(Scalar::support(routine)),
@@ -300,6 +311,8 @@ impl BackendKind {
             BackendKind::Avx512 => Some(Avx512::support(routine)),
             #[cfg(target_arch = "aarch64")]
             BackendKind::Neon => Some(Neon::support(routine)),
+            #[cfg(not(target_arch = "aarch64"))]
+            BackendKind::Neon => Some(support_in(neon_inherited::INHERITED, routine)),
             #[cfg(feature = "portable-simd")]
             BackendKind::Portable => Some(Portable::support(routine)),
             #[allow(unreachable_patterns)]

@@ -38,6 +38,7 @@ mod boards;
 mod counting;
 mod fills;
 mod hash;
+pub(crate) mod inherited;
 mod lanes;
 mod mailbox;
 mod moves;
@@ -50,52 +51,10 @@ mod square;
 #[derive(Copy, Clone, Debug)]
 pub struct Neon(());
 
-/// Why the boards come from swar.
-const BOARDS_WHY: &str = "sets picked and merged by whole-word ANDs and ORs, one result per \
-    set: in lanes each result would be moved out of a register again";
-
 // SAFETY: `new` checks the CPU before making a value; no other constructor exists.
 unsafe impl Backend for Neon {
     const KIND: BackendKind = BackendKind::Neon;
-    const INHERITED: &'static [(Routine, BackendKind, &'static str)] = &[
-        (
-            Routine::PieceSets,
-            BackendKind::Swar,
-            "the article's formulas are whole-word ANDs, ORs and XORs, ten results from four \
-             planes: paired in lanes, each result would be moved out of a register again",
-        ),
-        (
-            Routine::MoveDelta,
-            BackendKind::Swar,
-            "a few rotations of one code per aspect, on general registers: nothing to run in \
-             lanes",
-        ),
-        (
-            Routine::SliderAttacks,
-            BackendKind::Swar,
-            "one set per direction: swar's subtraction and Kogge-Stone rays on general \
-             registers, no second lane to fill",
-        ),
-        (
-            Routine::KnightAttacks,
-            BackendKind::Swar,
-            "one set, seventeen shifts and masks on general registers: no second lane to fill",
-        ),
-        (Routine::ToClassical, BackendKind::Swar, BOARDS_WHY),
-        (Routine::FromClassical, BackendKind::Swar, BOARDS_WHY),
-        (Routine::ToDense, BackendKind::Swar, BOARDS_WHY),
-        (Routine::FromDense, BackendKind::Swar, BOARDS_WHY),
-        (
-            Routine::HashManino,
-            BackendKind::Swar,
-            "64-bit products: NEON multiplies at most 32 by 32 bits",
-        ),
-        (
-            Routine::HashZobrist,
-            BackendKind::Swar,
-            "64 table loads and no gather in NEON: swar's mailbox in general registers",
-        ),
-    ];
+    const INHERITED: &'static [(Routine, BackendKind, &'static str)] = inherited::INHERITED;
 
     #[inline]
     fn new() -> Option<Neon> {
