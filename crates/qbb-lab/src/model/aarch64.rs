@@ -32,15 +32,15 @@ pub fn flow(mnemonic: &str, operands: &str) -> Flow {
 /// Relocation operators before a symbol: `adrp x8, :got:name`, `[x8, :lo12:name]`.
 const RELOCATIONS: [&str; 3] = [":got:", ":got_lo12:", ":lo12:"];
 
-/// The instruction with every symbol but local labels (`.LCPI0_1`, `.LBB0_2`) replaced:
-/// demangled Rust names hold spaces, `<`, `>` and `::`, which no assembler reads.
+/// The instruction with every symbol replaced (a branch's local label stays): demangled Rust
+/// names hold spaces, `<`, `>` and `::`, even in local labels (`.Lswitch.table.qbb::...`), which no
+/// assembler reads, and llvm-mca needs no address anyway.
 pub fn assemblable(mnemonic: &str, operands: &str) -> String {
-    let is_symbol = |s: &str| !s.is_empty() && !s.starts_with(".L");
     let operands = match flow(mnemonic, operands) {
-        Flow::Call(callee) | Flow::Jump { target: callee, .. } if is_symbol(&callee) => {
+        Flow::Call(callee) | Flow::Jump { target: callee, .. } if !callee.starts_with(".L") => {
             match operands.rfind(callee.as_str()) {
-                Some(at) => format!("{}qbb_function", &operands[..at]),
-                None => operands.to_string(),
+                Some(at) if !callee.is_empty() => format!("{}qbb_function", &operands[..at]),
+                _ => operands.to_string(),
             }
         }
         _ => replace_symbols(mnemonic, operands),
@@ -52,26 +52,24 @@ pub fn assemblable(mnemonic: &str, operands: &str) -> String {
     }
 }
 
-/// `adrp x8, :got:qbb::hash::ZOBRIST` -> `adrp x8, :got:qbb_symbol`, `adrp x8, name` likewise.
+/// `adrp x8, :got:qbb::hash::ZOBRIST` -> `adrp x8, :got:qbb_symbol`; `adrp x8, .LCPI0_1` and
+/// `ldr q0, [x8, :lo12:.LCPI0_1]` likewise.
 fn replace_symbols(mnemonic: &str, operands: &str) -> String {
     for relocation in RELOCATIONS {
         if let Some(at) = operands.find(relocation) {
             let start = at + relocation.len();
-            let name = &operands[start..];
-            if name.starts_with(".L") {
-                return operands.to_string();
-            }
-            let end = name.rfind(']').map_or(operands.len(), |i| start + i);
+            let end = operands[start..]
+                .rfind(']')
+                .map_or(operands.len(), |i| start + i);
             return format!("{}qbb_symbol{}", &operands[..start], &operands[end..]);
         }
     }
-    if matches!(mnemonic, "adrp" | "adr")
-        && let Some((register, name)) = operands.split_once(',')
-        && !name.trim().starts_with(".L")
-    {
-        return format!("{register}, qbb_symbol");
+    match operands.split_once(',') {
+        Some((register, _)) if matches!(mnemonic, "adrp" | "adr") => {
+            format!("{register}, qbb_symbol")
+        }
+        _ => operands.to_string(),
     }
-    operands.to_string()
 }
 
 /// The registers a probe's arguments arrive in: x0 to x7, and x8, where the caller passes the
@@ -197,7 +195,7 @@ mod tests {
     }
 
     #[test]
-    fn symbols_become_placeholders_and_local_labels_stay() {
+    fn symbols_become_placeholders_and_branch_labels_stay() {
         assert_eq!(
             assemblable("adrp", "x8, :got:qbb::hash::ZOBRIST::h8b4c"),
             "adrp x8, :got:qbb_symbol"
@@ -208,9 +206,17 @@ mod tests {
         );
         assert_eq!(
             assemblable("ldr", "q2, [x8, :lo12:.LCPI45_0]"),
-            "ldr q2, [x8, :lo12:.LCPI45_0]"
+            "ldr q2, [x8, :lo12:qbb_symbol]"
         );
-        assert_eq!(assemblable("adrp", "x9, .LCPI45_1"), "adrp x9, .LCPI45_1");
+        assert_eq!(assemblable("adrp", "x9, .LCPI45_1"), "adrp x9, qbb_symbol");
+        // A switch table's local label carries the function's name.
+        assert_eq!(
+            assemblable(
+                "add",
+                "x14, x14, :lo12:.Lswitch.table.qbb::probes::scalar::occluded_fills::h2a3e.330"
+            ),
+            "add x14, x14, :lo12:qbb_symbol"
+        );
         assert_eq!(
             assemblable(
                 "bl",

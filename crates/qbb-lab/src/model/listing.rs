@@ -562,6 +562,32 @@ qbb[9de3cabed3251a52]::probes::scalar::to_mailbox:
     }
 
     #[test]
+    fn an_aarch64_listing_is_read_with_its_own_branches() {
+        let text = "# rustc 1.96.0\n# target aarch64-unknown-linux-gnu\n\
+                    qbb::probes::neon::hash_zobrist::h0000000000000001:\n\
+                    \tb qbb::backend::neon::hash::hash_zobrist::h0000000000000002\n.Lfunc_end1:\n\
+                    qbb::backend::neon::hash::hash_zobrist::h0000000000000002:\n\
+                    \tsub sp, sp, #64 // frame\n.LBB2_1:\n\tldr x9, [x0], #8\n\
+                    \tbl memcpy\n\tsubs x8, x8, #1\n\tb.ne .LBB2_1\n\tret\n.Lfunc_end2:\n";
+        let l = Listing::parse(Path::new("aarch64.s"), text).unwrap();
+        assert_eq!(l.isa, Isa::Aarch64);
+        let b = body_of(&l, "qbb::probes::neon::hash_zobrist");
+        assert_eq!(b.tail_calls, ["qbb::backend::neon::hash::hash_zobrist"]);
+        assert!(b.has_loop, "b.ne .LBB2_1 jumps back");
+        assert_eq!(b.calls, ["memcpy"]);
+        assert_eq!(
+            b.instructions,
+            [
+                "sub sp, sp, #64",
+                "ldr x9, [x0], #8",
+                "bl qbb_function",
+                "subs x8, x8, #1",
+                "b.ne .LBB2_1"
+            ]
+        );
+    }
+
+    #[test]
     fn bad_listings_are_named() {
         let err = Listing::parse(Path::new("empty.s"), "just text\n").unwrap_err();
         assert!(

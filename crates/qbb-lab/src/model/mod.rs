@@ -469,3 +469,19 @@ fn one(
     };
     prediction
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aarch64_cores_need_an_aarch64_listing() {
+        let x86 = Listing::parse(Path::new("x86.s"), "f:\n\tmov rax, rdi\n\tret\n").unwrap();
+        let arm = Listing::parse(Path::new("arm.s"), "f:\n\tldr x0, [x1]\n\tret\n").unwrap();
+        let cpus = cpus::selection(&["znver4".to_string(), "apple-m4".to_string()], None).unwrap();
+        assert_eq!(instruction_sets(&cpus), [Isa::X86_64, Isa::Aarch64]);
+        let err = check_aarch64_listing(std::slice::from_ref(&x86), &cpus).unwrap_err();
+        assert!(err.to_string().starts_with("apple-m4 is AArch64"), "{err}");
+        assert!(check_aarch64_listing(&[x86, arm], &cpus).is_ok());
+    }
+}
