@@ -555,3 +555,23 @@ pub fn not_built(kind: BackendKind) -> BackendError {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neons_inherited_routines_are_known_on_every_architecture() {
+        assert!(matches!(
+            BackendKind::Neon.support(Routine::PieceSets),
+            Some(Support::Inherited {
+                from: BackendKind::Swar,
+                ..
+            })
+        ));
+        assert!(matches!(
+            BackendKind::Neon.support(Routine::Flip),
+            Some(Support::Native)
+        ));
+    }
+}
