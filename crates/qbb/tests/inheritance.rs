@@ -39,9 +39,15 @@ fn code(source: &str) -> String {
 }
 
 /// The routines `kind`'s declaration inherits, each with the backend it names: the entries
-/// `name from Backend:` of the `inherited: { ... }` block of its `mod.rs`.
+/// `name from Backend:` of the `inherited: { ... }` block of its `mod.rs` (or `inherited.rs`).
 fn declared(kind: BackendKind) -> BTreeMap<Routine, BackendKind> {
-    let path = backend_dir(kind).join("mod.rs");
+    // Neon declares its own in `inherited.rs`, compiled on every architecture.
+    let own = backend_dir(kind).join("inherited.rs");
+    let path = if own.exists() {
+        own
+    } else {
+        backend_dir(kind).join("mod.rs")
+    };
     let source = code(&read(&path));
     let start = source
         .find("inherited: {")

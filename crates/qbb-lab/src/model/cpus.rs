@@ -1,7 +1,9 @@
-//! The microarchitectures the model is asked about, which of them run the avx512 backend, and
-//! which one a measured machine is.
+//! The microarchitectures the model is asked about, which instruction set each runs, which of
+//! them run the avx512 backend, and which one a measured machine is.
 
 use anyhow::{Result, bail};
+
+use super::isa::Isa;
 
 /// A CPU by its llvm-mca name.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -12,16 +14,20 @@ pub struct Cpu {
     /// Why the avx512 backend cannot run there (`None`: it can). The backend needs AVX-512
     /// F/BW/VL/VBMI/VBMI2, GFNI, VPOPCNTDQ and BITALG; every other backend runs on all of these.
     pub lacks_avx512: Option<&'static str>,
+    pub isa: Isa,
 }
 
 const NO_AVX512: Option<&str> = Some("CPU lacks AVX-512");
 const FIRST_AVX512: Option<&str> =
     Some("CPU lacks AVX-512 VBMI, VBMI2, GFNI, VPOPCNTDQ and BITALG (it has F, BW, VL)");
 
+/// An AArch64 core: no x86 backend runs there.
+const AARCH64: Option<&str> = Some("an AArch64 core");
+
 /// The CPUs the lab can name, oldest first within each vendor: `-mcpu` name, title, and why the
-/// avx512 backend cannot run there.
+/// avx512 backend cannot run there; then the AArch64 cores, which run scalar, swar and neon.
 #[rustfmt::skip]
-pub const KNOWN: [Cpu; 18] = [
+pub const KNOWN: [Cpu; 25] = [
     cpu("znver1", "AMD Zen 1 (EPYC 7001 Naples, Ryzen 1000)", NO_AVX512),
     cpu("znver2", "AMD Zen 2 (EPYC 7002 Rome, Ryzen 3000)", NO_AVX512),
     cpu("znver3", "AMD Zen 3 (EPYC 7003 Milan, Ryzen 5000)", NO_AVX512),
@@ -40,6 +46,13 @@ pub const KNOWN: [Cpu; 18] = [
     cpu("sapphirerapids", "Intel Sapphire Rapids (Xeon Scalable 4th gen)", None),
     cpu("emeraldrapids", "Intel Emerald Rapids (Xeon Scalable 5th gen)", None),
     cpu("graniterapids", "Intel Granite Rapids (Xeon 6)", None),
+    arm("apple-m1", "Apple M1"),
+    arm("apple-m4", "Apple M4"),
+    arm("cortex-x2", "Arm Cortex-X2"),
+    arm("neoverse-n1", "Arm Neoverse N1 (AWS Graviton2, Ampere Altra)"),
+    arm("neoverse-n2", "Arm Neoverse N2 (Microsoft Cobalt 100)"),
+    arm("neoverse-v1", "Arm Neoverse V1 (AWS Graviton3)"),
+    arm("neoverse-v2", "Arm Neoverse V2 (AWS Graviton4, NVIDIA Grace, Google Axion)"),
 ];
 
 const fn cpu(name: &'static str, title: &'static str, lacks_avx512: Option<&'static str>) -> Cpu {
@@ -47,6 +60,16 @@ const fn cpu(name: &'static str, title: &'static str, lacks_avx512: Option<&'sta
         name,
         title,
         lacks_avx512,
+        isa: Isa::X86_64,
+    }
+}
+
+const fn arm(name: &'static str, title: &'static str) -> Cpu {
+    Cpu {
+        name,
+        title,
+        lacks_avx512: AARCH64,
+        isa: Isa::Aarch64,
     }
 }
 
@@ -61,6 +84,9 @@ pub const DEFAULT: [&str; 6] = [
     "sapphirerapids",
 ];
 
+/// In `--cpu`, the word for [`DEFAULT`]: `--cpu default,apple-m4` adds a core to them.
+pub const DEFAULT_WORD: &str = "default";
+
 impl Cpu {
     pub fn named(name: &str) -> Result<Cpu> {
         if name == "native" {
@@ -69,7 +95,8 @@ impl Cpu {
         match KNOWN.iter().find(|c| c.name == name) {
             Some(cpu) => Ok(*cpu),
             None => bail!(
-                "`{name}` is not a CPU the lab knows; known: {}, native (this machine's)",
+                "`{name}` is not a CPU the lab knows; known: {}, native (this machine's), \
+                 {DEFAULT_WORD} (the default set)",
                 KNOWN.map(|c| c.name).join(", ")
             ),
         }
@@ -89,20 +116,33 @@ impl Cpu {
 /// This machine, as llvm-mca's `native` sees it; whether it runs avx512 is detected.
 fn native() -> Cpu {
     let runs = qbb::BackendKind::Avx512.is_available();
-    cpu(
-        "native",
-        "this machine (llvm-mca's host CPU)",
-        if runs { None } else { NO_AVX512 },
-    )
+    Cpu {
+        isa: if cfg!(target_arch = "aarch64") {
+            Isa::Aarch64
+        } else {
+            Isa::X86_64
+        },
+        ..cpu(
+            "native",
+            "this machine (llvm-mca's host CPU)",
+            if runs { None } else { NO_AVX512 },
+        )
+    }
 }
 
-/// The CPUs of `--cpu` (or [`DEFAULT`]), with `also` (the measured machine's) added at the end
-/// when missing.
+/// The CPUs of `--cpu` (or [`DEFAULT`]; the word `default` among them stands for it), with
+/// `also` (the measured machine's) added at the end when missing.
 pub fn selection(asked: &[String], also: Option<&str>) -> Result<Vec<Cpu>> {
     let mut names: Vec<&str> = if asked.is_empty() {
         DEFAULT.to_vec()
     } else {
-        asked.iter().map(String::as_str).collect()
+        asked
+            .iter()
+            .flat_map(|name| match name.as_str() {
+                DEFAULT_WORD => DEFAULT.to_vec(),
+                other => vec![other],
+            })
+            .collect()
     };
     if let Some(extra) = also
         && !names.contains(&extra)
@@ -162,6 +202,34 @@ fn intel_core(model: u32) -> &'static str {
     }
 }
 
+/// The llvm-mca CPU of an ARM machine: from the implementer and part of its `cpu_details`
+/// (Linux), else from its CPU's name (macOS: `Apple M4`); `native` for one the lab does not
+/// model.
+pub fn for_arm_machine(cpu: &str, details: &str) -> &'static str {
+    let number = |key: &str| -> Option<u32> {
+        let at = details.find(key)? + key.len();
+        let hex: String = details[at..]
+            .trim_start()
+            .trim_start_matches("0x")
+            .chars()
+            .take_while(char::is_ascii_hexdigit)
+            .collect();
+        u32::from_str_radix(&hex, 16).ok()
+    };
+    match (number("implementer "), number("part ")) {
+        (Some(0x41), Some(0xd0c)) => "neoverse-n1",
+        (Some(0x41), Some(0xd40)) => "neoverse-v1",
+        (Some(0x41), Some(0xd48)) => "cortex-x2",
+        (Some(0x41), Some(0xd49)) => "neoverse-n2",
+        (Some(0x41), Some(0xd4f)) => "neoverse-v2",
+        (Some(0x61), Some(0x022 | 0x023)) => "apple-m1",
+        (Some(_), Some(_)) => "native",
+        _ if cpu.starts_with("Apple M1") => "apple-m1",
+        _ if cpu.starts_with("Apple M4") => "apple-m4",
+        _ => "native",
+    }
+}
+
 /// `family 23, model 1, stepping 2, ...` (a report's `cpu_details`) -> (23, 1).
 pub fn family_and_model(details: &str) -> Option<(u32, u32)> {
     let number = |key: &str| -> Option<u32> {
@@ -205,6 +273,29 @@ mod tests {
     }
 
     #[test]
+    fn arm_machines_map_to_llvm_cpus() {
+        let graviton4 = "implementer 0x41, part 0xd4f, variant 0x0, revision 1, 2 logical CPUs";
+        assert_eq!(for_arm_machine("Arm Neoverse V2", graviton4), "neoverse-v2");
+        let n1 = "implementer 0x41, part 0xd0c, variant 0x3, revision 1";
+        assert_eq!(for_arm_machine("Arm Neoverse N1", n1), "neoverse-n1");
+        assert_eq!(for_arm_machine("Apple M4", "10 logical CPUs"), "apple-m4");
+        let other = "implementer 0x51, part 0x802, variant 0x0, revision 0";
+        assert_eq!(
+            for_arm_machine("ARM CPU implementer 0x51 part 0x802", other),
+            "native"
+        );
+        for name in [
+            "neoverse-n1",
+            "neoverse-v1",
+            "cortex-x2",
+            "neoverse-n2",
+            "neoverse-v2",
+        ] {
+            assert_eq!(Cpu::named(name).unwrap().isa, Isa::Aarch64);
+        }
+    }
+
+    #[test]
     fn a_report_names_family_and_model() {
         assert_eq!(
             family_and_model("family 23, model 1, stepping 2, 2 logical CPUs, virtual machine"),
@@ -221,6 +312,10 @@ mod tests {
             names(selection(&["znver4".to_string()], Some("znver2")).unwrap()),
             ["znver4", "znver2"]
         );
+        let mut with_arm = DEFAULT.to_vec();
+        with_arm.extend(["apple-m4", "neoverse-v2"]);
+        let asked = ["default", "apple-m4", "neoverse-v2"].map(String::from);
+        assert_eq!(names(selection(&asked, None).unwrap()), with_arm);
         let err = selection(&["pentium5".to_string()], None).unwrap_err();
         assert!(err.to_string().contains("`pentium5` is not a CPU"), "{err}");
     }
@@ -230,6 +325,9 @@ mod tests {
         let runs = |n: &str| Cpu::named(n).unwrap().lacks_avx512.is_none();
         assert!(runs("znver4") && runs("icelake-server") && runs("sapphirerapids"));
         assert!(!runs("znver3") && !runs("skylake") && !runs("skylake-avx512"));
+        assert!(!runs("apple-m4") && !runs("neoverse-v2"));
+        assert_eq!(Cpu::named("neoverse-v2").unwrap().isa, Isa::Aarch64);
+        assert_eq!(Cpu::named("znver5").unwrap().isa, Isa::X86_64);
         assert_eq!(
             Cpu::named("znver4").unwrap().portable_probe(),
             "portable_avx512"

@@ -6,12 +6,17 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
+use super::aarch64;
+use super::isa::Isa;
+
 /// One listing file: its functions, by clean name, and the compiler its header names.
 #[derive(Debug)]
 pub struct Listing {
     pub path: PathBuf,
     /// `rustc 1.95.0 (...)`, from a `# rustc ...` header line or an `.ident` directive.
     pub compiler: Option<String>,
+    /// The instruction set of its code.
+    pub isa: Isa,
     pub functions: Vec<Function>,
 }
 
@@ -68,6 +73,7 @@ impl Listing {
         Ok(Listing {
             path: path.to_path_buf(),
             compiler,
+            isa: Isa::of_listing(text),
             functions,
         })
     }
@@ -87,6 +93,7 @@ impl Listing {
                     .map(|f| f.lines.as_slice())
             },
             0,
+            self.isa,
         )
     }
 }
@@ -178,12 +185,32 @@ pub struct Body {
 /// How deep tail calls are followed (a probe that jumps to a trait method that jumps on).
 const TAIL_CALL_DEPTH: usize = 3;
 
+/// What an instruction does to the flow of control, as the body needs to know it.
+#[derive(Debug, PartialEq)]
+pub enum Flow {
+    /// Left out of the block: `ret` (and x86's `vzeroupper`) belong to the out-of-line probe,
+    /// not to the routine as it runs inlined.
+    Dropped,
+    /// A call: the callee, or `an indirect call`.
+    Call(String),
+    /// A direct jump to a label or a symbol, as the listing spells it; `tail`: unconditional,
+    /// so that a jump to a function is a tail call.
+    Jump {
+        target: String,
+        tail: bool,
+    },
+    /// A jump to a computed address (a register, a table).
+    Indirect,
+    Plain,
+}
+
 /// The body of a function's `lines`; `resolve` finds a function by its raw name, to inline a
 /// tail call. Fails on AT&T syntax, whose symbols this does not rewrite.
 pub fn body<'a>(
     lines: &'a [String],
     resolve: &dyn Fn(&str) -> Option<&'a [String]>,
     depth: usize,
+    isa: Isa,
 ) -> Result<Body, String> {
     // Where each label is, so that a jump can be told backward or forward.
     let labels: Vec<(&str, usize)> = lines
@@ -203,49 +230,88 @@ pub fn body<'a>(
         if !line.starts_with([' ', '\t']) {
             continue; // a label
         }
-        // A trailing comment starts at a `#` after a blank (`{closure#0}` in a name is no comment).
-        let text = line.split(" #").next().unwrap_or("");
-        let text = text.split("\t#").next().unwrap_or("").trim();
+        let text = match isa {
+            Isa::X86_64 => x86_instruction(line)?,
+            Isa::Aarch64 => aarch64::instruction(line),
+        };
         if text.is_empty() || text.starts_with('.') || text.ends_with(':') {
             continue; // a directive or an indented label
-        }
-        if text.contains('%') {
-            return Err("the listing is in AT&T syntax; make it without `--att`".to_string());
         }
         let (mnemonic, raw_operands) = text.split_once([' ', '\t']).unwrap_or((text, ""));
         let raw_operands = raw_operands.trim();
         let operands = clean_name(raw_operands);
-        let tail_call = (mnemonic == "jmp" && depth < TAIL_CALL_DEPTH)
-            .then(|| symbol(raw_operands).and_then(resolve))
-            .flatten();
-        if let Some(target) = tail_call {
-            let inner = self::body(target, resolve, depth + 1)?;
-            body.tail_calls.push(callee(&operands, ""));
-            body.tail_calls.extend(inner.tail_calls);
-            body.instructions.extend(inner.instructions);
-            body.has_loop |= inner.has_loop;
-            body.calls.extend(inner.calls);
-            body.indirect_jump |= inner.indirect_jump;
-            continue;
-        }
-        match mnemonic {
-            "ret" | "vzeroupper" => continue,
-            "call" => body.calls.push(callee(&operands, "an indirect call")),
-            m if m.starts_with('j') => {
-                if let Some(&(_, defined)) = labels.iter().find(|(l, _)| *l == operands) {
+        let flow = match isa {
+            Isa::X86_64 => x86_flow(mnemonic, raw_operands),
+            Isa::Aarch64 => aarch64::flow(mnemonic, raw_operands),
+        };
+        match flow {
+            Flow::Dropped => continue,
+            Flow::Call(callee) => body.calls.push(clean_name(&callee)),
+            Flow::Indirect => body.indirect_jump = true,
+            Flow::Jump { target, tail } => {
+                if let Some(&(_, defined)) = labels.iter().find(|(l, _)| *l == target) {
                     body.has_loop |= defined < at;
-                } else if !operands.starts_with(".L") {
-                    match symbol(&operands) {
-                        Some(function) => body.calls.push(function.to_string()),
-                        None => body.indirect_jump = true,
+                } else if !target.starts_with(".L") {
+                    let inlined = (tail && depth < TAIL_CALL_DEPTH)
+                        .then(|| resolve(&target))
+                        .flatten();
+                    if let Some(lines) = inlined {
+                        let inner = self::body(lines, resolve, depth + 1, isa)?;
+                        body.tail_calls.push(clean_name(&target));
+                        body.tail_calls.extend(inner.tail_calls);
+                        body.instructions.extend(inner.instructions);
+                        body.has_loop |= inner.has_loop;
+                        body.calls.extend(inner.calls);
+                        body.indirect_jump |= inner.indirect_jump;
+                        continue;
                     }
+                    body.calls.push(clean_name(&target));
                 }
             }
-            _ => {}
+            Flow::Plain => {}
         }
-        body.instructions.push(assemblable(mnemonic, &operands));
+        body.instructions.push(match isa {
+            Isa::X86_64 => assemblable(mnemonic, &operands),
+            Isa::Aarch64 => aarch64::assemblable(mnemonic, &operands),
+        });
     }
     Ok(body)
+}
+
+/// An x86-64 line without its comment; AT&T syntax is refused.
+fn x86_instruction(line: &str) -> Result<&str, String> {
+    // A trailing comment starts at a `#` after a blank (`{closure#0}` in a name is no comment).
+    let text = line.split(" #").next().unwrap_or("");
+    let text = text.split("\t#").next().unwrap_or("").trim();
+    if text.contains('%') {
+        return Err("the listing is in AT&T syntax; make it without `--att`".to_string());
+    }
+    Ok(text)
+}
+
+/// What an x86-64 instruction does to the flow of control.
+fn x86_flow(mnemonic: &str, operands: &str) -> Flow {
+    match mnemonic {
+        "ret" | "vzeroupper" => Flow::Dropped,
+        "call" => Flow::Call(callee(operands, "an indirect call")),
+        m if m.starts_with('j') => {
+            if operands.starts_with(".L") {
+                Flow::Jump {
+                    target: operands.to_string(),
+                    tail: false,
+                }
+            } else {
+                match symbol(operands) {
+                    Some(function) => Flow::Jump {
+                        target: function.to_string(),
+                        tail: m == "jmp",
+                    },
+                    None => Flow::Indirect,
+                }
+            }
+        }
+        _ => Flow::Plain,
+    }
 }
 
 /// The symbol a direct jump or call names, as the listing spells it.
@@ -443,7 +509,7 @@ qbb[9de3cabed3251a52]::probes::scalar::to_mailbox:
 
     /// The body of lines that tail-call nothing the test holds.
     fn body_alone(lines: &[String]) -> Result<Body, String> {
-        body(lines, &|_| None, 0)
+        body(lines, &|_| None, 0, Isa::X86_64)
     }
 
     #[test]
@@ -493,6 +559,32 @@ qbb[9de3cabed3251a52]::probes::scalar::to_mailbox:
         let b = body_alone(&lines).unwrap();
         assert!(!b.has_loop);
         assert_eq!(b.instructions.len(), 3);
+    }
+
+    #[test]
+    fn an_aarch64_listing_is_read_with_its_own_branches() {
+        let text = "# rustc 1.96.0\n# target aarch64-unknown-linux-gnu\n\
+                    qbb::probes::neon::hash_zobrist::h0000000000000001:\n\
+                    \tb qbb::backend::neon::hash::hash_zobrist::h0000000000000002\n.Lfunc_end1:\n\
+                    qbb::backend::neon::hash::hash_zobrist::h0000000000000002:\n\
+                    \tsub sp, sp, #64 // frame\n.LBB2_1:\n\tldr x9, [x0], #8\n\
+                    \tbl memcpy\n\tsubs x8, x8, #1\n\tb.ne .LBB2_1\n\tret\n.Lfunc_end2:\n";
+        let l = Listing::parse(Path::new("aarch64.s"), text).unwrap();
+        assert_eq!(l.isa, Isa::Aarch64);
+        let b = body_of(&l, "qbb::probes::neon::hash_zobrist");
+        assert_eq!(b.tail_calls, ["qbb::backend::neon::hash::hash_zobrist"]);
+        assert!(b.has_loop, "b.ne .LBB2_1 jumps back");
+        assert_eq!(b.calls, ["memcpy"]);
+        assert_eq!(
+            b.instructions,
+            [
+                "sub sp, sp, #64",
+                "ldr x9, [x0], #8",
+                "bl qbb_function",
+                "subs x8, x8, #1",
+                "b.ne .LBB2_1"
+            ]
+        );
     }
 
     #[test]

@@ -7,6 +7,8 @@ use std::process::{Command, Stdio};
 use anyhow::{Result, bail};
 use serde::Serialize;
 
+use super::isa::Isa;
+
 /// How often llvm-mca repeats the block: enough for the loop's steady state to dominate the
 /// start-up and drain of the pipeline.
 pub const ITERATIONS: u32 = 100;
@@ -15,45 +17,70 @@ pub const ITERATIONS: u32 = 100;
 /// is the first release with its scheduling model complete).
 const OLDEST_MAJOR: u32 = 17;
 
-/// Tried in this order when `--llvm-mca` is not given. Debian's `llvm-19` package installs the
-/// first; a plain `llvm-mca` is often an older default LLVM.
+/// Tried in this order for x86-64 when `--llvm-mca` is not given. Debian's `llvm-19` package
+/// installs the first; a plain `llvm-mca` is often an older default LLVM.
 const CANDIDATES: [&str; 3] = ["llvm-mca-19", "llvm-mca", "/usr/lib/llvm-19/bin/llvm-mca"];
 
-/// A usable llvm-mca.
+/// Tried in this order for AArch64: the newest LLVM first, whose models of the Apple and Neoverse
+/// cores are the most complete.
+const AARCH64_CANDIDATES: [&str; 5] = [
+    "llvm-mca-22",
+    "llvm-mca-21",
+    "llvm-mca-20",
+    "llvm-mca",
+    "/usr/lib/llvm-22/bin/llvm-mca",
+];
+
+/// A usable llvm-mca, for the CPUs of one instruction set.
 #[derive(Debug, Clone, Serialize)]
 pub struct Mca {
     pub path: PathBuf,
     /// `LLVM version 19.1.7`.
     pub version: String,
-    /// The CPUs its x86-64 target knows.
+    #[serde(skip)]
+    pub isa: Isa,
+    /// The CPUs it knows for that instruction set.
     #[serde(skip)]
     cpus: Vec<String>,
 }
 
 impl Mca {
-    /// The llvm-mca named by `--llvm-mca`, or the first of [`CANDIDATES`] that is recent enough.
-    pub fn find(explicit: Option<&Path>) -> Result<Mca> {
-        let candidates: Vec<PathBuf> = match explicit {
-            Some(path) => vec![path.to_path_buf()],
-            None => CANDIDATES.iter().map(PathBuf::from).collect(),
+    /// The first llvm-mca of `explicit` (`--llvm-mca`), or else of the candidates for `isa`, that
+    /// is recent enough and knows every CPU of `wanted`.
+    pub fn find(explicit: &[PathBuf], isa: Isa, wanted: &[&str]) -> Result<Mca> {
+        let candidates: Vec<PathBuf> = if !explicit.is_empty() {
+            explicit.to_vec()
+        } else {
+            match isa {
+                Isa::X86_64 => CANDIDATES.iter().map(PathBuf::from).collect(),
+                Isa::Aarch64 => AARCH64_CANDIDATES.iter().map(PathBuf::from).collect(),
+            }
         };
         let mut refused = Vec::new();
         for path in candidates {
-            match Mca::probe(&path) {
+            match Mca::probe(&path, isa).and_then(|mca| mca.knows(wanted).map(|()| mca)) {
                 Ok(mca) => return Ok(mca),
                 Err(why) => refused.push(format!("`{}`: {why}", path.display())),
             }
         }
-        bail!(
-            "no usable llvm-mca ({}); `qbb model` needs LLVM {OLDEST_MAJOR} or newer, whose \
-             llvm-mca models Zen 4 and Sapphire Rapids. On Debian or Ubuntu: `apt-get install \
-             llvm-19` (then /usr/bin/llvm-mca-19 is found by itself), or name one with \
-             --llvm-mca PATH",
-            refused.join("; ")
-        )
+        match isa {
+            Isa::X86_64 => bail!(
+                "no usable llvm-mca ({}); `qbb model` needs LLVM {OLDEST_MAJOR} or newer, whose \
+                 llvm-mca models Zen 4 and Sapphire Rapids. On Debian or Ubuntu: `apt-get install \
+                 llvm-19` (then /usr/bin/llvm-mca-19 is found by itself), or name one with \
+                 --llvm-mca PATH",
+                refused.join("; ")
+            ),
+            Isa::Aarch64 => bail!(
+                "no llvm-mca that models the AArch64 cores {} ({}); install a recent LLVM \
+                 (llvm-mca-22 is tried first) or name one with --llvm-mca PATH",
+                wanted.join(", "),
+                refused.join("; ")
+            ),
+        }
     }
 
-    fn probe(path: &Path) -> Result<Mca, String> {
+    fn probe(path: &Path, isa: Isa) -> Result<Mca, String> {
         let out = Command::new(path)
             .arg("--version")
             .output()
@@ -65,42 +92,52 @@ impl Mca {
         }
         // `-mcpu=help` lists the CPUs on standard error (and exits 1).
         let help = Command::new(path)
-            .args(["-mtriple=x86_64", "-mcpu=help"])
+            .args([format!("-mtriple={}", isa.triple()).as_str(), "-mcpu=help"])
             .stdin(Stdio::null())
             .output()
             .map_err(|e| format!("cannot run it ({e})"))?;
         let cpus = parse_cpu_list(&String::from_utf8_lossy(&help.stderr));
         if cpus.is_empty() {
-            return Err("lists no x86-64 CPUs for -mcpu=help".to_string());
+            return Err(format!("lists no {} CPUs for -mcpu=help", isa.name()));
         }
         Ok(Mca {
             path: path.to_path_buf(),
             version,
+            isa,
             cpus,
         })
     }
 
     /// Fails naming the CPUs this llvm-mca does not know; `native` is always known.
-    pub fn check_cpus<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> Result<()> {
+    fn knows(&self, names: &[&str]) -> Result<(), String> {
         let unknown: Vec<&str> = names
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|n| *n != "native" && !self.cpus.iter().any(|c| c == n))
             .collect();
-        if !unknown.is_empty() {
-            bail!(
-                "{} ({}) does not know the CPU {}; `-mcpu=help` lists the ones it does",
-                self.path.display(),
+        if unknown.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} does not know the CPU {}; `-mcpu=help` lists the ones it does",
                 self.version,
                 unknown.join(", ")
-            );
+            ))
         }
-        Ok(())
+    }
+
+    /// `-mtriple=x86_64 -mcpu=CPU -iterations=100`, as the files name the arguments.
+    pub fn arguments(&self) -> String {
+        format!(
+            "-mtriple={} -mcpu=CPU -iterations={ITERATIONS}",
+            self.isa.triple()
+        )
     }
 
     /// llvm-mca's summary of `instructions` repeated [`ITERATIONS`] times on `cpu`, or its error.
     pub fn run(&self, cpu: &str, instructions: &[String]) -> Result<Summary, String> {
         let mut child = Command::new(&self.path)
-            .arg("-mtriple=x86_64")
+            .arg(format!("-mtriple={}", self.isa.triple()))
             .arg(format!("-mcpu={cpu}"))
             .arg(format!("-iterations={ITERATIONS}"))
             .arg("-")
@@ -109,7 +146,7 @@ impl Mca {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot run {} ({e})", self.path.display()))?;
-        let input = format!(".intel_syntax noprefix\n{}\n", instructions.join("\n"));
+        let input = format!("{}{}\n", self.isa.prelude(), instructions.join("\n"));
         if let Some(mut stdin) = child.stdin.take() {
             // A write error means llvm-mca stopped reading; its exit status says why.
             let _ = stdin.write_all(input.as_bytes());

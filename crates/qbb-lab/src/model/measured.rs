@@ -62,7 +62,7 @@ impl Measured {
         let machine = &report.machine;
         let llvm_cpu = match cpus::family_and_model(&machine.cpu_details) {
             Some((family, model)) => cpus::for_machine(&machine.cpu, family, model),
-            None => "native",
+            None => cpus::for_arm_machine(&machine.cpu, &machine.cpu_details),
         };
         let rows = report
             .results

@@ -1,15 +1,18 @@
-//! `qbb model`: llvm-mca's prediction of the cycles per call of every routine on every x86
-//! backend, for several microarchitectures, from the machine code of the asm probes; beside the
-//! measured cycles when the folder holds a `results.json` of `qbb compare`.
+//! `qbb model`: llvm-mca's prediction of the cycles per call of every routine on every backend,
+//! for several microarchitectures (x86-64 cores, and AArch64 cores for neon), from the machine
+//! code of the asm probes; beside the measured cycles when the folder holds a `results.json` of
+//! `qbb compare`.
 //!
 //! A probe is the routine compiled out of line with its backend's features
 //! (`crates/qbb/src/probes.rs`), the code a benchmark's loop runs inlined. llvm-mca repeats it
 //! [`mca::ITERATIONS`] times as a loop of independent calls and predicts the cycles per pass.
 
+mod aarch64;
 mod arguments;
 mod cargo_asm;
 mod comparison;
 mod cpus;
+mod isa;
 mod listing;
 mod mca;
 mod measured;
@@ -27,6 +30,7 @@ use rayon::prelude::*;
 use crate::report::files::{command_line, out_dir};
 use crate::report::machine::Machine;
 use cpus::Cpu;
+use isa::Isa;
 use listing::Listing;
 use mca::{Mca, Summary};
 use measured::{Counts, Measured};
@@ -35,17 +39,22 @@ use measured::{Counts, Measured};
 pub struct Args {
     /// Listings of the asm probes, made by `cargo asm -p qbb --features asm-probes --lib
     /// --simplify --full-name --everything` (and with nightly and `portable-simd` for the
-    /// portable backend); a probe in several is taken from the first. Without --asm, qbb runs
-    /// those commands itself, which needs cargo-show-asm (`cargo install cargo-show-asm`).
+    /// portable backend, with `--target aarch64-unknown-linux-gnu` for neon); a probe in several
+    /// is taken from the first. Without --asm, qbb runs those commands itself, which needs
+    /// cargo-show-asm (`cargo install cargo-show-asm`), and for an AArch64 CPU a compiler with
+    /// the aarch64-unknown-linux-gnu standard library.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     asm: Vec<PathBuf>,
-    /// The CPUs to model, by llvm-mca name, comma-separated [default: znver1,znver3,znver4,
-    /// skylake,icelake-server,sapphirerapids; the measured machine's CPU is added].
+    /// The CPUs to model, by llvm-mca name, comma-separated; `default` stands for the default
+    /// set, and AArch64 cores (apple-m4, neoverse-v2, ...) model neon [default: znver1,znver3,
+    /// znver4,skylake,icelake-server,sapphirerapids; the measured machine's CPU is added].
     #[arg(long, value_name = "CPU,...", value_delimiter = ',')]
     cpu: Vec<String>,
-    /// The llvm-mca to run [default: llvm-mca-19, else llvm-mca, if it is LLVM 17 or newer].
-    #[arg(long, value_name = "PATH")]
-    llvm_mca: Option<PathBuf>,
+    /// The llvm-mca to run, comma-separated; each instruction set's CPUs are modelled by the
+    /// first that knows them [default: llvm-mca-19, else llvm-mca, for x86-64 (LLVM 17 or
+    /// newer); llvm-mca-22, else the newest found, for AArch64].
+    #[arg(long, value_name = "PATH,...", value_delimiter = ',')]
+    llvm_mca: Vec<PathBuf>,
     /// The core clock in GHz, to turn the measured nanoseconds into cycles when results.json
     /// holds no clock of its own.
     #[arg(long, value_name = "GHZ", value_parser = positive)]
@@ -66,16 +75,6 @@ fn positive(text: &str) -> Result<f64, String> {
     }
 }
 
-/// The backends the model covers: all the lab has on x86-64 (llvm-mca models x86 cores here).
-const BACKENDS: [BackendKind; 6] = [
-    BackendKind::Scalar,
-    BackendKind::Swar,
-    BackendKind::Sse2,
-    BackendKind::Avx2,
-    BackendKind::Avx512,
-    BackendKind::Portable,
-];
-
 pub fn run(args: &Args) -> Result<ExitCode> {
     let here = Machine::current();
     let out = out_dir(args.out.as_deref(), &here)?;
@@ -93,10 +92,24 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         .iter()
         .map(|p| Listing::read(p))
         .collect::<Result<_>>()?;
-    let mca = Mca::find(args.llvm_mca.as_deref())?;
-    mca.check_cpus(cpus.iter().map(|c| c.name))?;
+    let isas = instruction_sets(&cpus);
+    let mcas: Vec<Mca> = isas
+        .iter()
+        .map(|&isa| {
+            let wanted: Vec<&str> = cpus
+                .iter()
+                .filter(|c| c.isa == isa)
+                .map(|c| c.name)
+                .collect();
+            Mca::find(&args.llvm_mca, isa, &wanted)
+        })
+        .collect::<Result<_>>()?;
+    let aarch64 = isas.contains(&Isa::Aarch64);
+    if aarch64 && !given.is_empty() {
+        check_aarch64_listing(&given, &cpus)?;
+    }
     let listings = if given.is_empty() {
-        let made = cargo_asm::produce(&cargo_asm::checkout()?, !args.stable_only)?;
+        let made = cargo_asm::produce(&cargo_asm::checkout()?, !args.stable_only, aarch64)?;
         for path in &made {
             eprintln!(
                 "model: wrote {} (model it again with --asm)",
@@ -110,7 +123,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         given
     };
 
-    let predictions = predict(&mca, &listings, &cpus)?;
+    let predictions = predict(&mcas, &listings, &cpus)?;
     let on_core = match &measured {
         Some(m) if m.machine_id == here.id => time_on_core(&predictions, m.llvm_cpu),
         _ => Vec::new(),
@@ -121,7 +134,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let model = write::Model::new(
         command_line(),
         here.date.clone(),
-        &mca,
+        &mcas,
         &listings,
         &cpus,
         predictions,
@@ -133,6 +146,34 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     crate::output::print(&model.terminal())?;
     eprintln!("model: wrote {}/model.json and model.md", out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The instruction sets of `cpus`, x86-64 first.
+fn instruction_sets(cpus: &[Cpu]) -> Vec<Isa> {
+    let mut isas: Vec<Isa> = cpus.iter().map(|c| c.isa).collect();
+    isas.sort();
+    isas.dedup();
+    isas
+}
+
+/// Refuses AArch64 cores with listings of which none is of AArch64: their rows would all be
+/// missing.
+fn check_aarch64_listing(listings: &[Listing], cpus: &[Cpu]) -> Result<()> {
+    if listings.iter().any(|l| l.isa == Isa::Aarch64) {
+        return Ok(());
+    }
+    let arm: Vec<&str> = cpus
+        .iter()
+        .filter(|c| c.isa == Isa::Aarch64)
+        .map(|c| c.name)
+        .collect();
+    bail!(
+        "{} {} AArch64, and no listing given with --asm is: add one made by `cargo asm --target \
+         aarch64-unknown-linux-gnu -p qbb --features asm-probes --lib --simplify --full-name \
+         --everything`, or leave out --asm",
+        arm.join(", "),
+        if arm.len() == 1 { "is" } else { "are" }
+    )
 }
 
 /// The blocks llvm-mca modelled for `cpu`, this machine's, timed on this core
@@ -238,7 +279,8 @@ fn find<'a>(
         other => other.name(),
     };
     let name = format!("qbb::probes::{module}::{}", routine.method());
-    listings.iter().find_map(|listing| {
+    let of_its_isa = listings.iter().filter(|l| l.isa == cpu.isa);
+    of_its_isa.into_iter().find_map(|listing| {
         let function = listing.function(&name)?;
         Some(Found {
             name: name.clone(),
@@ -310,19 +352,26 @@ impl Prediction {
     }
 }
 
-/// Every routine x backend x CPU; llvm-mca runs in parallel, one process per probe and CPU.
-fn predict(mca: &Mca, listings: &[Listing], cpus: &[Cpu]) -> Result<Vec<Prediction>> {
+/// Every routine x backend x CPU of the backend's instruction set; llvm-mca runs in parallel,
+/// one process per probe and CPU.
+fn predict(mcas: &[Mca], listings: &[Listing], cpus: &[Cpu]) -> Result<Vec<Prediction>> {
     let mut jobs = Vec::new();
     for &routine in Routine::ALL.iter() {
-        for backend in BACKENDS {
-            for cpu in cpus {
-                jobs.push((routine, backend, *cpu));
+        for backend in BackendKind::ALL {
+            for cpu in cpus.iter().filter(|c| c.isa.backends().contains(&backend)) {
+                let mca = mcas.iter().find(|m| m.isa == cpu.isa);
+                jobs.push((
+                    routine,
+                    backend,
+                    *cpu,
+                    mca.expect("an llvm-mca per instruction set"),
+                ));
             }
         }
     }
     let predictions: Vec<Prediction> = jobs
         .into_par_iter()
-        .map(|(routine, backend, cpu)| one(mca, listings, routine, backend, cpu))
+        .map(|(routine, backend, cpu, mca)| one(mca, listings, routine, backend, cpu))
         .collect();
     if predictions.iter().all(|p| p.probe.is_none()) {
         bail!(
@@ -333,14 +382,15 @@ fn predict(mca: &Mca, listings: &[Listing], cpus: &[Cpu]) -> Result<Vec<Predicti
     // A backend with no probe at all (portable without a nightly listing) is left out.
     Ok(predictions
         .into_iter()
-        .filter(|p| p.probe.is_some() || has_any(listings, p.backend))
+        .filter(|p| p.probe.is_some() || has_any(listings, p.backend, p.cpu.isa))
         .collect())
 }
 
-fn has_any(listings: &[Listing], backend: BackendKind) -> bool {
+fn has_any(listings: &[Listing], backend: BackendKind, isa: Isa) -> bool {
     let prefix = format!("qbb::probes::{}", backend.name());
     listings
         .iter()
+        .filter(|l| l.isa == isa)
         .any(|l| l.functions.iter().any(|f| f.name.starts_with(&prefix)))
 }
 
@@ -375,7 +425,10 @@ fn one(
             return prediction;
         }
     };
-    let resets = arguments::resets(&body.instructions);
+    let resets = match cpu.isa {
+        Isa::X86_64 => arguments::resets(&body.instructions),
+        Isa::Aarch64 => aarch64::resets(&body.instructions),
+    };
     if !resets.is_empty() {
         prediction
             .notes
@@ -415,4 +468,20 @@ fn one(
         }
     };
     prediction
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aarch64_cores_need_an_aarch64_listing() {
+        let x86 = Listing::parse(Path::new("x86.s"), "f:\n\tmov rax, rdi\n\tret\n").unwrap();
+        let arm = Listing::parse(Path::new("arm.s"), "f:\n\tldr x0, [x1]\n\tret\n").unwrap();
+        let cpus = cpus::selection(&["znver4".to_string(), "apple-m4".to_string()], None).unwrap();
+        assert_eq!(instruction_sets(&cpus), [Isa::X86_64, Isa::Aarch64]);
+        let err = check_aarch64_listing(std::slice::from_ref(&x86), &cpus).unwrap_err();
+        assert!(err.to_string().starts_with("apple-m4 is AArch64"), "{err}");
+        assert!(check_aarch64_listing(&[x86, arm], &cpus).is_ok());
+    }
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::comparison::Comparison;
 use super::cpus::Cpu;
+use super::isa::Isa;
 use super::listing::Listing;
 use super::mca::{ITERATIONS, Mca, Summary};
 use super::{Outcome, Prediction};
@@ -24,7 +25,15 @@ pub struct Model {
     command: String,
     date: String,
     unit: &'static str,
-    llvm_mca: LlvmMca,
+    /// The llvm-mca of the x86-64 CPUs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    llvm_mca: Option<LlvmMca>,
+    /// The llvm-mca of the AArch64 CPUs, when the model has any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    llvm_mca_aarch64: Option<LlvmMca>,
+    /// Said when the model has AArch64 CPUs: no ARM machine measured their rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    aarch64_measured: Option<&'static str>,
     listings: Vec<ListingInfo>,
     cpus: Vec<CpuInfo>,
     predictions: Vec<Row>,
@@ -44,6 +53,9 @@ struct LlvmMca {
 #[derive(Debug, Serialize)]
 struct ListingInfo {
     file: String,
+    /// `aarch64` for a listing of AArch64 code (absent for x86-64).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<&'static str>,
     compiler: String,
     probes: usize,
     /// The backends whose probes were taken from this listing (a probe in several listings is
@@ -56,7 +68,14 @@ struct CpuInfo {
     name: &'static str,
     title: &'static str,
     runs_avx512_backend: bool,
+    /// `aarch64` for an ARM core (absent for x86-64).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    isa: Option<&'static str>,
 }
+
+/// What the files say of the AArch64 rows, in `model.json` and under their tables.
+pub const NOT_MEASURED_ON_ARM: &str = "predictions only: no ARM silicon measured the AArch64 rows \
+    here (the lab has no timings of an ARM machine), so they have no measured figure";
 
 /// One routine on one backend and CPU.
 #[derive(Debug, Serialize)]
@@ -85,7 +104,7 @@ impl Model {
     pub fn new(
         command: String,
         date: String,
-        mca: &Mca,
+        mcas: &[Mca],
         listings: &[Listing],
         cpus: &[Cpu],
         predictions: Vec<Prediction>,
@@ -103,6 +122,7 @@ impl Model {
                 used_for.sort();
                 used_for.dedup();
                 ListingInfo {
+                    target: (l.isa == Isa::Aarch64).then_some(l.isa.name()),
                     compiler: l.compiler.clone().unwrap_or_else(|| {
                         "unknown (the listing has no `# rustc ...` header)".to_string()
                     }),
@@ -116,16 +136,22 @@ impl Model {
                 }
             })
             .collect();
+        let llvm_mca = |isa: Isa| {
+            mcas.iter().find(|m| m.isa == isa).map(|m| LlvmMca {
+                path: m.path.display().to_string(),
+                version: m.version.clone(),
+                arguments: m.arguments(),
+            })
+        };
+        let aarch64 = llvm_mca(Isa::Aarch64);
         Model {
             source: "qbb model: llvm-mca on the asm-probes of crate qbb",
             command,
             date,
             unit: UNIT,
-            llvm_mca: LlvmMca {
-                path: mca.path.display().to_string(),
-                version: mca.version.clone(),
-                arguments: format!("-mtriple=x86_64 -mcpu=CPU -iterations={ITERATIONS}"),
-            },
+            llvm_mca: llvm_mca(Isa::X86_64),
+            aarch64_measured: aarch64.as_ref().map(|_| NOT_MEASURED_ON_ARM),
+            llvm_mca_aarch64: aarch64,
             listings,
             cpus: cpus
                 .iter()
@@ -133,6 +159,7 @@ impl Model {
                     name: c.name,
                     title: c.title,
                     runs_avx512_backend: c.lacks_avx512.is_none(),
+                    isa: (c.isa == Isa::Aarch64).then_some(c.isa.name()),
                 })
                 .collect(),
             predictions: predictions.iter().map(row).collect(),
@@ -183,24 +210,53 @@ impl Model {
         md.push_str(
             "# Predicted cycles per call: every routine on every backend, in llvm-mca's models\n\n",
         );
+        let x86 = self.llvm_mca.as_ref();
+        let arm = self.llvm_mca_aarch64.as_ref();
+        let with = match (x86, arm) {
+            (Some(x), Some(a)) => format!(
+                "{} (`{}`) for the x86-64 CPUs and {} (`{}`) for the AArch64 ones",
+                x.version, x.path, a.version, a.path
+            ),
+            (Some(m), None) | (None, Some(m)) => format!("{} (`{}`)", m.version, m.path),
+            (None, None) => "no llvm-mca".to_string(),
+        };
+        let triple = match (x86, arm) {
+            (Some(_), Some(_)) => "x86_64 (aarch64 for the ARM cores)",
+            (None, Some(_)) => "aarch64",
+            _ => "x86_64",
+        };
         let _ = write!(
             md,
-            "Predicted by `qbb model` on {} with {} (`{}`). Each routine's asm probe (the routine \
+            "Predicted by `qbb model` on {} with {with}. Each routine's asm probe (the routine \
              compiled out of line with its backend's features, `crates/qbb/src/probes.rs`; \
              without its `ret` and `vzeroupper`) is given to `llvm-mca \
-             -mtriple=x86_64 -mcpu=CPU -iterations={ITERATIONS}`, which repeats it as a loop; a \
+             -mtriple={triple} -mcpu=CPU -iterations={ITERATIONS}`, which repeats it as a loop; a \
              cell is its Total Cycles divided by the iterations: the cycles per call when calls \
              are independent, as in the throughput benchmarks (lower is better). So that the \
              repeated block does not chain one pass on the previous through an argument register \
              the probe reads and then overwrites, each pass starts by setting such registers \
-             (`mov r32, 0`, one integer operation each; `model.json` lists them). These are \
+             (`mov r32, 0`{}, one integer operation each; `model.json` lists them). These are \
              predictions of LLVM's scheduling models, not measurements; the benchmark's own loop \
              (reading its inputs, keeping the result) is not in them, and inlined into that loop \
              the compiler may make other code of a routine than the probe's. `model.json` has, \
              per cell, the uOps per call, llvm-mca's resource bound (Block RThroughput) and its \
              busiest execution resource.\n\n",
-            self.date, self.llvm_mca.version, self.llvm_mca.path
+            self.date,
+            if arm.is_some() {
+                ", `mov xN, #0` on AArch64"
+            } else {
+                ""
+            },
         );
+        if arm.is_some() {
+            let _ = write!(
+                md,
+                "The AArch64 cores run the scalar, swar and neon backends, modelled from a listing \
+                 made for `aarch64-unknown-linux-gnu`: beside the x86-64 cores in the first \
+                 table, and in a table each below. {}.\n\n",
+                capitalised(NOT_MEASURED_ON_ARM)
+            );
+        }
         if self.backends().contains(&BackendKind::Portable) {
             md.push_str(
                 "The portable column models the copy the portable backend runs on that CPU, \
@@ -215,11 +271,12 @@ impl Model {
             "Reproduce (on the same commit): `cargo run --release -p qbb-lab -- {args}`\n"
         );
         md.push_str("| model | |\n| --- | --- |\n");
-        let _ = writeln!(
-            md,
-            "| llvm-mca | {} (`{}`) |",
-            self.llvm_mca.version, self.llvm_mca.path
-        );
+        if let Some(m) = x86 {
+            let _ = writeln!(md, "| llvm-mca | {} (`{}`) |", m.version, m.path);
+        }
+        if let Some(m) = arm {
+            let _ = writeln!(md, "| llvm-mca, AArch64 | {} (`{}`) |", m.version, m.path);
+        }
         for l in self.listings.iter().filter(|l| !l.used_for.is_empty()) {
             let _ = writeln!(
                 md,
@@ -279,12 +336,30 @@ impl Model {
             }
             md.push('\n');
         }
+        let arm: Vec<String> = cpus
+            .iter()
+            .filter(|c| c.isa == Isa::Aarch64)
+            .map(|c| format!("`{}`", c.name))
+            .collect();
+        if !arm.is_empty() {
+            let _ = writeln!(
+                md,
+                "\nThe AArch64 columns ({}) choose among scalar, swar and neon, the x86-64 ones \
+                 among the x86-64 backends. {}.",
+                arm.join(", "),
+                capitalised(NOT_MEASURED_ON_ARM)
+            );
+        }
         md
     }
 
-    /// One CPU: routines down, backends across.
+    /// One CPU: routines down, its instruction set's backends across.
     fn cpu_section(&self, cpu: &Cpu) -> String {
-        let backends = self.backends();
+        let backends: Vec<BackendKind> = self
+            .backends()
+            .into_iter()
+            .filter(|&b| self.all.iter().any(|p| p.backend == b && p.cpu == *cpu))
+            .collect();
         let mut md = format!("## `{}`: {}\n\n", cpu.name, cpu.title);
         md.push_str("| routine |");
         for b in &backends {
@@ -313,6 +388,9 @@ impl Model {
         }
         md.push('\n');
         md.push_str(&marks.legend(cpu));
+        if cpu.isa == Isa::Aarch64 {
+            let _ = writeln!(md, "\n{}.", capitalised(NOT_MEASURED_ON_ARM));
+        }
         md
     }
 }
@@ -454,6 +532,15 @@ fn row(p: &Prediction) -> Row {
         not_available,
         error,
     }
+}
+
+/// `predictions only...` -> `Predictions only...`.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// Three significant digits, as the lab's tables print figures.

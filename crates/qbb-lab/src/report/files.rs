@@ -13,8 +13,9 @@ use super::Report;
 use super::machine::Machine;
 
 /// The folder to write to: `--out`, or `reports/<machine-id>`; refused before any measuring if it
-/// names a file.
+/// names a file, or if this process runs under an emulator (no report is written there).
 pub fn out_dir(out: Option<&Path>, machine: &Machine) -> Result<PathBuf> {
+    super::emulation::refuse_if_emulated()?;
     let dir = match out {
         Some(dir) => dir.to_path_buf(),
         None => Path::new("reports").join(&machine.id),

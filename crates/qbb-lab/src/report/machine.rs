@@ -6,6 +6,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use qbb_benches::build_info;
 use serde::{Deserialize, Serialize};
 
+use super::arm::Core;
+
 /// Everything a reader needs to know about where and how a result was measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Machine {
@@ -13,7 +15,8 @@ pub struct Machine {
     pub id: String,
     /// The CPU model as the operating system reports it.
     pub cpu: String,
-    /// Family, model and stepping, logical CPUs, and whether it runs under a hypervisor.
+    /// Family, model and stepping (an ARM core's implementer, part, variant and revision),
+    /// logical CPUs, and whether it runs under a hypervisor.
     pub cpu_details: String,
     /// The SIMD features of the backends that this CPU has.
     pub features: Vec<String>,
@@ -37,15 +40,17 @@ pub struct Machine {
     pub clock_samples_ghz: Vec<f64>,
 }
 
-/// The features the x86 backends rely on, tier by tier, each once.
+/// The features the backends of this architecture rely on, tier by tier, each once: the x86
+/// tiers', or neon's on AArch64.
 fn backend_features() -> Vec<&'static str> {
-    use qbb::backend::{AVX2_FEATURES, AVX512_FEATURES, SSE2_FEATURES};
+    use qbb::backend::{AVX2_FEATURES, AVX512_FEATURES, NEON_FEATURES, SSE2_FEATURES};
+    let tiers: [&[&'static str]; 3] = if cfg!(target_arch = "aarch64") {
+        [NEON_FEATURES, &[], &[]]
+    } else {
+        [SSE2_FEATURES, AVX2_FEATURES, AVX512_FEATURES]
+    };
     let mut all: Vec<&'static str> = Vec::new();
-    for &f in SSE2_FEATURES
-        .iter()
-        .chain(AVX2_FEATURES)
-        .chain(AVX512_FEATURES)
-    {
+    for &f in tiers.iter().copied().flatten() {
         if !all.contains(&f) {
             all.push(f);
         }
@@ -58,7 +63,13 @@ impl Machine {
     pub fn current() -> Machine {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
         let field = |name: &str| cpuinfo_field(&cpuinfo, name);
-        let cpu = field("model name").unwrap_or_else(|| "unknown CPU".to_string());
+        // An ARM core under Linux has no model name, only its identification numbers.
+        let midr = std::fs::read_to_string(MIDR_EL1).ok();
+        let arm = Core::read(&cpuinfo, midr.as_deref());
+        let cpu = field("model name")
+            .or_else(|| arm.map(|core| core.name()))
+            .or_else(macos_brand)
+            .unwrap_or_else(|| "unknown CPU".to_string());
         let family = field("cpu family");
         let model = field("model");
         let logical = std::thread::available_parallelism().map_or(0, |n| n.get());
@@ -67,6 +78,9 @@ impl Machine {
         if let (Some(f), Some(m)) = (&family, &model) {
             let stepping = field("stepping").unwrap_or_else(|| "?".to_string());
             details.push(format!("family {f}, model {m}, stepping {stepping}"));
+        }
+        if let Some(core) = arm {
+            details.push(core.details());
         }
         details.push(format!("{logical} logical CPUs"));
         if virtualised {
@@ -116,14 +130,30 @@ pub fn short_compiler(rustc: &str) -> String {
         .join(" ")
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn has_feature(name: &str) -> bool {
     qbb::backend::cpu_has(name)
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 fn has_feature(_name: &str) -> bool {
     false
+}
+
+/// The first core's identification register on Linux on AArch64.
+const MIDR_EL1: &str = "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1";
+
+/// macOS's name of the CPU (`Apple M4`), where there is no `/proc/cpuinfo`.
+fn macos_brand() -> Option<String> {
+    if !cfg!(target_os = "macos") {
+        return None;
+    }
+    let out = std::process::Command::new("sysctl")
+        .args(["-n", "machdep.cpu.brand_string"])
+        .output()
+        .ok()?;
+    let brand = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    (out.status.success() && !brand.is_empty()).then_some(brand)
 }
 
 /// The value of the first `name : value` line of `/proc/cpuinfo`.

@@ -8,7 +8,9 @@
 //! [`chart`] draws it, and [`files`] reads and writes it. How a pipeline measures, its JSON
 //! fields and its captions stay with the pipeline.
 
+mod arm;
 pub mod chart;
+mod emulation;
 pub mod files;
 pub mod machine;
 mod row;

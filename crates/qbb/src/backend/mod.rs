@@ -37,6 +37,10 @@ pub mod sse2;
 
 #[cfg(target_arch = "aarch64")]
 pub mod neon;
+// Neon's inherited routines, declared once and compiled on every architecture: the backend's
+// declaration reads them on AArch64, and the lab models neon's listings on x86-64 too.
+#[path = "neon/inherited.rs"]
+pub(crate) mod neon_inherited;
 
 #[cfg(feature = "portable-simd")]
 pub mod portable;
@@ -99,13 +103,18 @@ pub unsafe trait Backend: Copy + Send + Sync + fmt::Debug + 'static {
 
     /// How this backend provides `routine`.
     fn support(routine: Routine) -> Support {
-        match Self::INHERITED.iter().find(|(r, _, _)| *r == routine) {
-            Some(&(_, from, why)) => Support::Inherited { from, why },
-            None => Support::Native,
-        }
+        support_in(Self::INHERITED, routine)
     }
 
     crate::for_each_routine!(trait_methods);
+}
+
+/// `routine`'s line in a backend's table of inherited routines, or native.
+fn support_in(inherited: &[(Routine, BackendKind, &'static str)], routine: Routine) -> Support {
+    match inherited.iter().find(|(r, _, _)| *r == routine) {
+        Some(&(_, from, why)) => Support::Inherited { from, why },
+        None => Support::Native,
+    }
 }
 
 /// The backends of the lab, weakest first.
@@ -287,7 +296,8 @@ impl BackendKind {
     }
 
     /// How this backend provides `routine`, or `None` if the backend is not built into this
-    /// binary (portable without its feature, x86 backends on other architectures).
+    /// binary (portable without its feature, x86 backends on other architectures; neon's table is
+    /// known everywhere).
     pub fn support(self, routine: Routine) -> Option<Support> {
         match self {
             BackendKind::Scalar => Some(Scalar::support(routine)),
@@ -300,6 +310,8 @@ impl BackendKind {
             BackendKind::Avx512 => Some(Avx512::support(routine)),
             #[cfg(target_arch = "aarch64")]
             BackendKind::Neon => Some(Neon::support(routine)),
+            #[cfg(not(target_arch = "aarch64"))]
+            BackendKind::Neon => Some(support_in(neon_inherited::INHERITED, routine)),
             #[cfg(feature = "portable-simd")]
             BackendKind::Portable => Some(Portable::support(routine)),
             #[allow(unreachable_patterns)]
@@ -637,5 +649,25 @@ pub fn not_built(kind: BackendKind) -> BackendError {
             kind,
             why: Unavailable::NotBuilt("not built into this binary"),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neons_inherited_routines_are_known_on_every_architecture() {
+        assert!(matches!(
+            BackendKind::Neon.support(Routine::PieceSets),
+            Some(Support::Inherited {
+                from: BackendKind::Swar,
+                ..
+            })
+        ));
+        assert!(matches!(
+            BackendKind::Neon.support(Routine::Flip),
+            Some(Support::Native)
+        ));
     }
 }

@@ -23,7 +23,7 @@
 //! `nibbles`, and `fills`' Kogge-Stone serves `attacks`.
 //!
 //! The routines where NEON has nothing to add come from the swar backend, each with its reason in
-//! the declaration below (so `boards` and `hash` have no file here).
+//! `inherited.rs` (so `boards` and `hash` have no file here).
 //!
 //! The intrinsic code lives in `#[features(neon)]` functions of the submodules; the trait methods
 //! below only forward to them, which is sound because a [`Neon`] value exists only on a CPU that
@@ -47,42 +47,22 @@ mod square;
 #[derive(Copy, Clone, Debug)]
 pub struct Neon(());
 
-/// Why the boards come from swar.
-const BOARDS_WHY: &str = "sets picked and merged by whole-word ANDs and ORs, one result per \
-    set: in lanes each result would be moved out of a register again";
+// The routines neon takes from swar are declared once, with their reasons, in `inherited.rs`,
+// which the lab reads on every architecture.
+crate::backend::neon_inherited::with_inherited! {
+    impl_backend {
+        // SAFETY: `new` checks the CPU before making a value; no other constructor exists.
+        unsafe impl Backend for Neon {
+            const KIND: BackendKind = BackendKind::Neon;
 
-impl_backend! {
-    // SAFETY: `new` checks the CPU before making a value; no other constructor exists.
-    unsafe impl Backend for Neon {
-        const KIND: BackendKind = BackendKind::Neon;
+            #[inline]
+            fn new() -> Option<Neon> {
+                BackendKind::Neon.is_available().then_some(Neon(()))
+            }
 
-        #[inline]
-        fn new() -> Option<Neon> {
-            BackendKind::Neon.is_available().then_some(Neon(()))
+            crate::backend::feature_region!(Neon, neon);
         }
 
-        crate::backend::feature_region!(Neon, neon);
-    }
-
-    own: feature_fns;
-    inherited: {
-        piece_sets from Swar:
-            "the article's formulas are whole-word ANDs, ORs and XORs, ten results from four \
-             planes: paired in lanes, each result would be moved out of a register again",
-        move_delta from Swar:
-            "a few rotations of one code per aspect, on general registers: nothing to run in \
-             lanes",
-        slider_attacks from Swar:
-            "one set per direction: swar's subtraction and Kogge-Stone rays on general \
-             registers, no second lane to fill",
-        knight_attacks from Swar:
-            "one set, seventeen shifts and masks on general registers: no second lane to fill",
-        to_classical from Swar: BOARDS_WHY,
-        from_classical from Swar: BOARDS_WHY,
-        to_dense from Swar: BOARDS_WHY,
-        from_dense from Swar: BOARDS_WHY,
-        hash_manino from Swar: "64-bit products: NEON multiplies at most 32 by 32 bits",
-        hash_zobrist from Swar:
-            "64 table loads and no gather in NEON: swar's mailbox in general registers",
+        own: feature_fns;
     }
 }
