@@ -33,6 +33,7 @@ from pathlib import Path
 import chess
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[3]
 
 #: How much later than its clock allows an answer may come before it counts as a hang: a hang is
 #: an engine that does not answer at all, and a loaded machine can hold a process for seconds.
@@ -210,13 +211,23 @@ def write_atomically(path, text):
     os.replace(partial, path)
 
 
+def shown(path):
+    """`path` relative to the repository when it is inside it (the results name no machine's
+    folders)."""
+    try:
+        return str(Path(path).resolve().relative_to(ROOT))
+    except ValueError:
+        return path
+
+
 def earlier_runs(path):
     """The runs recorded in the results file at `path`, oldest first ([] when there is none)."""
     if not path.exists():
         return []
     report = json.loads(path.read_text())
     if "runs" in report:
-        return report["runs"]
+        return [{**run, "engine": shown(run["engine"])} if "engine" in run else run
+                for run in report["runs"]]
     # A file of a single run, written before runs were recorded one by one: that run.
     run = {k: v for k, v in report.items() if k not in ("cpu", "python_chess")}
     run.setdefault("hang_slack_s", 2.0)
@@ -241,7 +252,8 @@ def page(report):
     """The markdown page of a report: the totals, then one row per run."""
     totals = "\n".join(f"| {k.replace('_', ' ')} | {report[k]} |" for k in TALLY)
     runs = "\n".join(
-        f"| {i + 1} | `{run['command']}` | {run['commit']} | {run['date']} | {run['seed']} "
+        f"| {i + 1} | `{run['command']}` | {run.get('engine', 'not recorded')} | {run['commit']} "
+        f"| {run['date']} | {run['seed']} "
         f"| {run['time_control']} | {run['hang_slack_s']:g} s | {run['games']} "
         f"| {run['seconds']} | {run['illegal_moves']} | {run['crashes']} | {run['hangs']} "
         f"| {run['time_losses']} |"
@@ -257,9 +269,10 @@ def page(report):
         "An answer later than the clock plus the run's hang margin is a hang; a clock run below "
         "zero is a time loss, counted.\n\n"
         "| all runs | |\n| --- | ---: |\n" + totals + "\n\n"
-        "| run | command | commit | date | seed | time control | hang margin | games | seconds "
-        "| illegal moves | crashes | hangs | time losses |\n"
-        "| ---: | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        "| run | command | engine | commit | date | seed | time control | hang margin | games "
+        "| seconds | illegal moves | crashes | hangs | time losses |\n"
+        "| ---: | --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: "
+        "| ---: |\n"
         + runs + "\n" + ("\n" + problems if problems else "")
     )
 
@@ -290,18 +303,21 @@ def main():
     run = {
         "command": "crates/qbb-engine/tests/soak/soak.sh " + " ".join(sys.argv[1:]),
         "commit": commit.stdout.strip(),
-        "engine": args.engine,
+        "engine": shown(args.engine),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
         "time_control": f"{args.base_ms / 1000:g}+{args.inc_ms / 1000:g}",
         "hang_slack_s": HANG_SLACK_S,
         "seed": args.seed,
         "games_asked": args.games,
+        # The machine's load: on a shared machine it explains time losses better than the engine.
+        "load_average_start": round(os.getloadavg()[0], 2),
     }
     started = time.monotonic()
 
     def record():
         """Writes the results so far: the earlier runs and this one."""
-        run.update(seconds=round(time.monotonic() - started), **tally, problems=problems)
+        run.update(seconds=round(time.monotonic() - started), **tally, problems=problems,
+                   load_average_end=round(os.getloadavg()[0], 2))
         report = summed(runs + [run])
         write_atomically(out_json, json.dumps(report, indent=2) + "\n")
         write_atomically(out_md, page(report))
