@@ -2,9 +2,10 @@
 //! `setoption` for every option, `stop`, `ucinewgame`, garbage): no line panics it, a search with
 //! limits answers within them, and after the sequence the engine answers `isready`.
 //!
-//! Each line is the input's, except that a `go`'s limits are made tiny (an execution stays
-//! fast), `Hash` stays small and `EvalFile` names one of a few files (any path could block the
-//! reader, as a terminal or a pipe would).
+//! Each line is the input's, except that a `go`'s limits are made tiny and only the first few
+//! `go`s are sent (an execution stays fast), `Hash`, `Threads` and `MultiPV` stay small, and
+//! `EvalFile` names one of a few files (any path could block the reader, as a terminal or a pipe
+//! would).
 #![no_main]
 
 use std::cell::RefCell;
@@ -14,30 +15,36 @@ use std::time::{Duration, Instant};
 use libfuzzer_sys::fuzz_target;
 use qbb_engine::uci::{Flow, Output, Uci};
 
-/// The largest limits a `go` keeps, and the largest `Hash`.
-const CLAMPS: [(&str, u64); 11] = [
-    ("depth", 4),
-    ("nodes", 3000),
-    ("movetime", 10),
-    ("wtime", 60),
-    ("btime", 60),
-    ("winc", 5),
-    ("binc", 5),
+/// The largest limits a `go` keeps (the number after the word).
+const GO_CLAMPS: [(&str, u64); 10] = [
+    ("depth", 2),
+    ("nodes", 200),
+    ("movetime", 1),
+    ("wtime", 20),
+    ("btime", 20),
+    ("winc", 1),
+    ("binc", 1),
     ("movestogo", 40),
-    ("mate", 2),
-    ("perft", 3),
-    ("hash", 4),
+    ("mate", 1),
+    ("perft", 2),
 ];
+
+/// The largest values of the options that cost memory or threads (`setoption name N value V`).
+const OPTION_CLAMPS: [(&str, u64); 3] = [("hash", 2), ("threads", 2), ("multipv", 4)];
+
+/// The `go`s of an input that are sent; the later ones are left out.
+const MAX_GOS: usize = 4;
 
 /// A search given finite limits answers within them; this is the slack a loaded machine gets.
 const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 
 /// Lines that put the engine back to its defaults before each input (one engine serves every
-/// execution: a new one would allocate its table each time).
-const RESET: [&str; 10] = [
+/// execution: a new one would allocate its table each time). `Hash` is put back only when the
+/// input before named it ([`HASH_RESET`]): a new table costs more than the rest of the reset.
+const RESET: [&str; 11] = [
     "stop",
     "ucinewgame",
-    "setoption name Hash value 1",
+    "setoption name Threads value 1",
     "setoption name Backend value auto",
     "setoption name Use NNUE value true",
     "setoption name EvalFile value <embedded>",
@@ -45,13 +52,18 @@ const RESET: [&str; 10] = [
     "setoption name UCI_Chess960 value false",
     "setoption name Move Overhead value 10",
     "setoption name Attacks value tables",
+    "setoption name Ponder value false",
 ];
+
+const HASH_RESET: &str = "setoption name Hash value 1";
 
 struct Engine {
     uci: Uci,
     said: Arc<Mutex<Vec<String>>>,
     /// Network files for `EvalFile`: none, a valid one, and damaged ones.
     eval_files: Vec<String>,
+    /// Whether the last input may have changed `Hash`.
+    hash_touched: bool,
 }
 
 thread_local! {
@@ -88,10 +100,12 @@ fn engine() -> Engine {
         uci: Uci::new(out).expect("the engine starts"),
         said,
         eval_files,
+        hash_touched: false,
     }
 }
 
-/// The line with `go`'s limits and `Hash` clamped and `EvalFile` mapped to a known file.
+/// The line with `go`'s limits and the costly options clamped and `EvalFile` mapped to a known
+/// file.
 fn tame(line: &str, eval_files: &[String]) -> String {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let lower: Vec<String> = tokens.iter().map(|t| t.to_ascii_lowercase()).collect();
@@ -100,14 +114,34 @@ fn tame(line: &str, eval_files: &[String]) -> String {
         let head = tokens[..=at].join(" ");
         return format!("{head} value {}", eval_files[choice]);
     }
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut limit = None;
-    for (token, low) in tokens.iter().zip(&lower) {
-        match (limit.take(), token.parse::<u64>()) {
-            (Some(max), Ok(n)) => out.push(n.min(max).to_string()),
-            _ => out.push(token.to_string()),
+    let mut out: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
+    let clamp = |token: &mut String, max: u64| {
+        if let Ok(n) = token.parse::<u64>() {
+            *token = n.min(max).to_string();
         }
-        limit = CLAMPS.iter().find(|(k, _)| k == low).map(|&(_, max)| max);
+    };
+    let command = tokens
+        .iter()
+        .position(|t| qbb_engine::uci::COMMANDS.contains(t));
+    if let Some(at) = command.filter(|&at| tokens[at] == "setoption") {
+        // The option's name is the words between `name` and the first `value`, as the engine
+        // reads them; the value is the word after.
+        let args = &tokens[at + 1..];
+        if let (Some(&"name"), Some(value)) =
+            (args.first(), args.iter().position(|&t| t == "value"))
+            && at + 2 + value < out.len()
+        {
+            let option = args[1..value].join(" ").to_ascii_lowercase();
+            if let Some(&(_, max)) = OPTION_CLAMPS.iter().find(|(k, _)| *k == option) {
+                clamp(&mut out[at + 2 + value], max);
+            }
+        }
+        return out.join(" ");
+    }
+    for at in 1..out.len() {
+        if let Some(&(_, max)) = GO_CLAMPS.iter().find(|(k, _)| *k == lower[at - 1]) {
+            clamp(&mut out[at], max);
+        }
     }
     out.join(" ")
 }
@@ -153,12 +187,24 @@ fuzz_target!(|data: &[u8]| {
         for line in RESET {
             engine.uci.handle(line);
         }
+        if std::mem::take(&mut engine.hash_touched) {
+            engine.uci.handle(HASH_RESET);
+        }
         engine.said.lock().unwrap().clear();
         // A search without limits may be running: a `go` after it is refused, and waiting for
         // its answer would wait for that search.
         let mut unbounded = false;
+        let mut gos = 0;
         for line in text.lines().take(64) {
             let line = tame(line, &engine.eval_files);
+            match command_of(&line) {
+                Some("go") if gos == MAX_GOS => continue,
+                Some("go") => gos += 1,
+                Some("setoption") => {
+                    engine.hash_touched |= line.to_ascii_lowercase().contains("hash")
+                }
+                _ => {}
+            }
             if engine.uci.handle(&line) == Flow::Quit {
                 break;
             }

@@ -361,6 +361,7 @@ impl Searcher {
             self.helper_nodes.push(Arc::clone(&role.nodes));
         }
         std::thread::scope(|scope| {
+            let mut threads = Vec::with_capacity(helpers.len());
             for helper in helpers.iter_mut() {
                 let job = &helper_job;
                 let search = move || {
@@ -369,13 +370,20 @@ impl Searcher {
                     helper.publish_nodes();
                 };
                 // A helper whose thread cannot start leaves the search to the others.
-                let _ = std::thread::Builder::new()
+                let spawned = std::thread::Builder::new()
                     .name("search helper".into())
                     .stack_size(SEARCH_STACK_BYTES)
                     .spawn_scoped(scope, search);
+                threads.extend(spawned.ok());
             }
             let result = self.deepen(backend, attacks, job, 1, report);
             stop.store(true, Ordering::Relaxed);
+            // Joined one by one: the scope's own wait ends when a helper's work is done, before
+            // its thread has exited and freed its thread-local data, so a search could answer
+            // with threads still alive behind it.
+            for thread in threads {
+                let _ = thread.join();
+            }
             result
         })
     }
