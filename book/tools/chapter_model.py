@@ -24,29 +24,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-# The chapter groups and their routines (the routine ids of results.json and model.json), as
-# book/tools/generate.py's GROUPS has them.
-GROUPS = {
-    "piece_at": ["piece-at"],
-    "set_piece": ["set-piece"],
-    "piece_sets": ["piece-sets"],
-    "hex_sets": ["hex-sets"],
-    "to_mailbox": ["to-mailbox"],
-    "from_mailbox": ["from-mailbox"],
-    "move_delta": ["move-delta"],
-    "flip": ["flip"],
-    "occluded_fills": ["occluded-fills"],
-    "slider_attacks": ["slider-attacks"],
-    "knight_attacks": ["knight-attacks"],
-    "checks_and_pins": ["checks-and-pins"],
-    "weighted_popcount": ["weighted-popcount"],
-    "nibble_arith": ["nibble-add", "nibble-sub", "nibble-avg"],
-    "nibble_board": ["to-nibble-board", "from-nibble-board"],
-    "classical": ["to-classical", "from-classical"],
-    "dense": ["to-dense", "from-dense"],
-    "hash": ["hash-manino", "hash-zobrist"],
-    "nnue": ["nnue-refresh", "nnue-update", "nnue-evaluate"],
-}
+from gen import listings
+from gen.catalogue import GROUPS as CATALOGUE_GROUPS, routine_id
+from gen.inputs import write
+
+# The chapter groups and their routines (the routine ids of results.json and model.json): the
+# generator's own catalogue.
+GROUPS = {group: [routine_id(p) for p in probes] for group, _chapter, probes in CATALOGUE_GROUPS}
 
 # The (routine, backend) each chapter's step-by-step walks through, instruction by instruction.
 FOLLOWED = {
@@ -80,20 +64,7 @@ FOLD_ABOVE = 30
 
 def clean_name(name):
     """A listing's symbol without crate disambiguators, hashes and generic arguments."""
-    name = re.sub(r"\[[0-9a-f]{16}\]", "", name)
-    name = re.sub(r"::h[0-9a-f]{16}\b", "", name)
-    out, depth, i = [], 0, 0
-    while i < len(name):
-        if depth == 0 and name.startswith("::<", i):
-            depth, i = 1, i + 3
-            continue
-        if depth > 0:
-            depth += {"<": 1, ">": -1}.get(name[i], 0)
-            i += 1
-            continue
-        out.append(name[i])
-        i += 1
-    return "".join(out)
+    return listings.clean_name(listings.without_generic_args(re.sub(r"::h[0-9a-f]{16}\b", "", name)))
 
 
 def read_listing(path):
@@ -339,13 +310,9 @@ def main(argv):
     except (OSError, ValueError, KeyError) as e:
         print(f"chapter_model: {e}", file=sys.stderr)
         return 1
-    out.mkdir(parents=True, exist_ok=True)
     for group, text in files.items():
-        if text is None:
-            continue
-        temporary = out / f"{group}.md.tmp"
-        temporary.write_text(text)
-        temporary.replace(out / f"{group}.md")
+        if text is not None:
+            write(out / f"{group}.md", text)
     return 0
 
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from chapter_model import GROUPS
+from gen.inputs import write
 
 ORDER = ("scalar", "swar", "scalar-v3", "swar-v3", "sse2", "avx2", "avx512", "portable")
 TIE = "≈"
@@ -156,13 +157,9 @@ def main(argv):
     except (OSError, ValueError, KeyError) as e:
         print(f"other_machines: {e}", file=sys.stderr)
         return 1
-    out.mkdir(parents=True, exist_ok=True)
     for group, text in files.items():
-        if text is None:
-            continue
-        temporary = out / f"{group}.md.tmp"
-        temporary.write_text(text)
-        temporary.replace(out / f"{group}.md")
+        if text is not None:
+            write(out / f"{group}.md", text)
     return 0
 
 

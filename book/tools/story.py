@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import claims
+from gen.inputs import write
 
 STEPS = ("scalar", "swar", "sse2", "avx2", "avx512")
 BESIDE = ("scalar-v3", "swar-v3", "portable")
@@ -89,10 +90,7 @@ def main(argv):
     except (OSError, ValueError, KeyError) as e:
         print(f"story: {e}", file=sys.stderr)
         return 1
-    out.parent.mkdir(parents=True, exist_ok=True)
-    temporary = out.with_suffix(".tmp")
-    temporary.write_text(text)
-    temporary.replace(out)
+    write(out, text)
     return 0
 
 
