@@ -171,6 +171,8 @@ python3 book/tools/generate.py model "reports/$machine" "${listings[@]}"
 # prediction beside the measurement, and the instructions of the backend it follows, taken from
 # the listing made above by the compiler the model's listings came from.
 python3 book/tools/chapter_model.py "reports/$machine" "$out/model/chapters" "${listings[@]}"
+# The neon backend on ARM cores, predicted only: the model file of its own (reports/README.md).
+python3 book/tools/generate.py model-arm reports/arm-model/model.json
 
 # ---- nnue: the chapter's source excerpts, the embedded network, what the network bought --------
 rm -rf "$out/nnue"

@@ -15,6 +15,7 @@ Called by book/generate.sh, which runs the commands whose output this reads:
                                               dispatch chapter (the first from git, named as shown)
   default-machine <reports>                   prints the machine the book shows by default
   mca      <report dir> <listing.s>...        llvm-mca timelines of the latency benchmarks' routines
+  model-arm <model.json>                      the neon backend on ARM cores, predicted (model/arm.md)
   model    <reports dir> [<listing.s>...]     llvm-mca's predictions (model.json) on every CPU,
                                               predicted against measured, and the checks of each
                                               row that differs (the listings: the probes' code)
@@ -41,6 +42,7 @@ from gen.inputs import OUT, InputError, write  # noqa: E402
 from gen.machines import default_machine, machines_page  # noqa: E402
 from gen.mca import write_timelines  # noqa: E402
 from gen.model import write_model_page  # noqa: E402
+from gen.model_arm import arm_page  # noqa: E402
 from gen.nnue import write_nnue  # noqa: E402
 from gen.results import write_results  # noqa: E402
 from gen.tables import write_tables  # noqa: E402
@@ -69,6 +71,8 @@ def main(argv):
         write_timelines(args[0], args[1:])
     elif command == "model":
         write_model_page(args[0], args[1:])
+    elif command == "model-arm":
+        write(OUT / "model" / "arm.md", arm_page(args[0]))
     elif command == "nnue":
         write_nnue(args[0])
     else:

@@ -222,3 +222,22 @@ class MachinesSideBySide(unittest.TestCase):
         one = self.report({"swar": 10.0, "sse2": 4.0, "avx2": 4.1})
         two = self.report({"swar": 10.0, "sse2": 4.1, "avx2": 4.0})
         self.assertIn("agree", machines_verdict("b", [("m1", one), ("m2", two)]))
+
+
+class ArmModelPage(unittest.TestCase):
+    """The ARM model page: inherited and loop rows marked, a file without ARM cores refused."""
+
+    def test_marks_and_refusal(self):
+        import json
+        import tempfile
+        from pathlib import Path
+        from gen.inputs import InputError
+        from gen.model_arm import arm_page, cell
+        self.assertEqual(cell({"cycles_per_call": 2.0, "support": "inherited from swar"}), "2.00 †")
+        self.assertEqual(cell({"cycles_per_call": 2.0, "support": "native"}), "2.00")
+        self.assertEqual(cell(None), "–")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "model.json")
+            path.write_text(json.dumps({"cpus": [], "predictions": []}))
+            with self.assertRaises(InputError):
+                arm_page(path)
