@@ -30,10 +30,11 @@ Usage: claims.py BOOK_SRC REPORTS_DIR      (prints one line per problem; exits 1
 """
 
 import json
-import math
 import re
 import sys
 from pathlib import Path
+
+from gen.measurements import paired_interval
 
 RELATIONS = ("faster", "slower", "ties", "level", "no-slower", "fastest", "slowest")
 LEVEL = 0.03
@@ -44,7 +45,6 @@ COMPARATIVE = re.compile(
     re.IGNORECASE,
 )
 NOT_MEASURED = re.compile(r"<!--\s*not measured:\s*\S.*?-->")
-MIN_TURNS = 6
 CHECKED_PAGES = ("techniques/*.md", "dispatch.md", "representations.md", "results.md", "story.md")
 
 
@@ -68,27 +68,8 @@ class Claim:
         return f"{self.page}:{self.line}"
 
 
-def lower_rank(n):
-    """The sign test's rank for a 95 % interval of the median (benches/src/estimate.rs)."""
-    half_width = 0.98 * math.sqrt(n)
-    return min(max(math.floor(n / 2 - half_width), 0), (n - 1) // 2)
-
-
-def paired_interval(reference, subject):
-    """Speed-up of `subject` over `reference`, turn by turn: (low, median, high) or None."""
-    ratios = sorted(r / s for r, s in zip(reference, subject) if s > 0 and math.isfinite(r / s))
-    n = len(ratios)
-    if n < MIN_TURNS:
-        return None
-    median = ratios[n // 2] if n % 2 else (ratios[n // 2 - 1] + ratios[n // 2]) / 2
-    k = lower_rank(n)
-    return ratios[k], median, ratios[n - 1 - k]
-
-
 def noise_floor(report):
-    noise = report.get("noise") or {}
-    value = noise.get("floor") if isinstance(noise, dict) else noise
-    return float(value) if isinstance(value, (int, float)) else 0.0
+    return float(report.get("noise") or 0.0)
 
 
 def speedup(a, b):
@@ -148,7 +129,9 @@ def holds(claim, report):
         against = {k: v for k, v in against.items() if k != "turn_ns"}
     if claim.relation == "level":
         low, _, high = speedup(subject, against)
-        return None if is_level(subject, against) else f"`{claim.subject}` over `{claim.other}` is {low:.3f} to {high:.3f}"
+        if is_level(subject, against):
+            return None
+        return f"`{claim.subject}` over `{claim.other}` is {low:.3f} to {high:.3f}"
     found = compare(report, subject, against)
     wanted = {"no-slower": ("faster", "ties")}.get(claim.relation, (claim.relation,))
     if found in wanted:

@@ -4,6 +4,7 @@ against 1 (a win, a tie or a loss), whether the report has baselines and paired 
 instruction counts and instructions per cycle of a row, and why a backend has no row at all.
 """
 
+import math
 import re
 
 from .catalogue import ordered
@@ -141,3 +142,25 @@ def inherited_from(row):
     """The backend whose code an inherited row ran, or None."""
     m = re.fullmatch(r"inherited: from (\w+) \((.*)\)", row["support"])
     return m.group(1) if m else None
+
+
+MIN_TURNS_FOR_INTERVAL = 6
+
+
+def lower_rank(n):
+    """The sign test's rank for a 95 % interval of the median, as the lab takes it
+    (`benches/src/estimate.rs`)."""
+    half_width = 0.98 * math.sqrt(n)
+    return min(max(math.floor(n / 2 - half_width), 0), (n - 1) // 2)
+
+
+def paired_interval(reference, subject):
+    """The speed-up of `subject` over `reference` from their times turn by turn: (low, median,
+    high) of the turns' ratios, or None with fewer than six turns."""
+    ratios = sorted(r / s for r, s in zip(reference, subject) if s > 0 and math.isfinite(r / s))
+    n = len(ratios)
+    if n < MIN_TURNS_FOR_INTERVAL:
+        return None
+    median = ratios[n // 2] if n % 2 else (ratios[n // 2 - 1] + ratios[n // 2]) / 2
+    k = lower_rank(n)
+    return ratios[k], median, ratios[n - 1 - k]

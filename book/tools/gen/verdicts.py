@@ -12,8 +12,8 @@ from .formatting import (and_list, format_fraction, format_ipc, format_noise, fo
                          format_speedup)
 from .inputs import HEADER, REPO, read_json
 from .measurements import (against_one, by_benchmark, counted_another_copy, inherited_from,
-                           instructions_of, ipc_of, is_fair, is_paired, per_call, tied_fastest,
-                           timed)
+                           instructions_of, ipc_of, is_fair, is_paired, paired_interval, per_call,
+                           tied_fastest, timed)
 
 
 def verdict(report, source):
@@ -229,10 +229,10 @@ def fastest_among(report, rows, names):
 
     def ties(r):
         turns, best_turns = r.get("turn_ns"), best.get("turn_ns")
-        if turns and best_turns and len(turns) == len(best_turns) >= 6:
-            ratios = sorted(b / t for b, t in zip(best_turns, turns))
-            k = max(0, min(int(len(ratios) / 2 - 0.98 * len(ratios) ** 0.5), (len(ratios) - 1) // 2))
-            return ratios[k] <= 1 <= ratios[-1 - k]
+        interval = (paired_interval(best_turns, turns)
+                    if turns and best_turns and len(turns) == len(best_turns) else None)
+        if interval is not None:
+            return interval[0] <= 1 <= interval[2]
         return r["ns_per_op"] <= best["ns_per_op"] * (1 + noise)
 
     return {r["backend"] for r in rows if r is best or ties(r)}
