@@ -150,7 +150,7 @@ impl<F: FnMut(Move), const QUEEN_ONLY: bool> Sink for Emitter<'_, F, QUEEN_ONLY>
 
 /// What every step of move generation works with besides the board: the backend, where slider
 /// attacks, checks and pins come from, and the engine's tables. One value, passed along instead
-/// of three; it is two words and compiles away.
+/// of three; the backend and the attack source are zero-sized, so it is one pointer.
 #[derive(Clone, Copy)]
 pub(crate) struct Generator<'t, B, A> {
     pub b: B,
