@@ -24,7 +24,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gen import listings
+from gen import listings, model_listings
+from gen.formatting import cycles_text
 from gen.catalogue import GROUPS as CATALOGUE_GROUPS, routine_id
 from gen.inputs import write
 
@@ -90,12 +91,10 @@ def read_listing(path):
 
 
 def jump_symbol(operand):
-    m = re.fullmatch(r"(?:qword ptr )?\[rip \+ (.+)\]", operand)
-    if m:
-        operand = m.group(1)
-    elif operand.startswith(".L") or "[" in operand or re.fullmatch(r"[a-z0-9]{1,5}", operand):
-        return None
-    return clean_name(re.sub(r"@(GOTPCREL|PLT)$", "", operand))
+    """The function a `jmp`/`call` names, cleaned as this script keys its listings; None for a
+    label, register or computed address."""
+    symbol = model_listings.jump_symbol(operand)
+    return None if symbol is None else clean_name(symbol)
 
 
 def probe_instructions(functions, name, depth=0):
@@ -157,15 +156,6 @@ def instruction_info(mca, cpu, instructions):
     return [(int(u), int(lat), float(rt)) for u, lat, rt in rows], total
 
 
-def number(x):
-    """Cycles as `qbb model` prints them: three significant digits."""
-    if x >= 100:
-        return f"{x:.0f}"
-    if x >= 10:
-        return f"{x:.1f}"
-    return f"{x:.2f}"
-
-
 def cpu_title(model, cpu):
     return next((c["title"] for c in model["cpus"] if c["name"] == cpu), cpu)
 
@@ -191,12 +181,12 @@ def prediction_table(routine, preds, results):
         if p is None:
             continue
         marks = " ↺" if any(n.startswith(NOTE_LOOP) for n in p.get("notes", [])) else ""
-        cells = [f"`{backend}`", number(p["cycles_per_call"]) + marks]
+        cells = [f"`{backend}`", cycles_text(p["cycles_per_call"]) + marks]
         for b in benches:
             m = measured.get((b, backend))
-            cells.append(number(m) if m is not None else "–")
+            cells.append(cycles_text(m) if m is not None else "–")
         busy = p.get("busiest_resource") or {}
-        cells.append(f"{busy['name']} ({number(busy['cycles_per_call'])})" if busy else "–")
+        cells.append(f"{busy['name']} ({cycles_text(busy['cycles_per_call'])})" if busy else "–")
         cells.append(str(p["instructions"]))
         lines.append("| " + " | ".join(cells) + " |")
     return lines
@@ -244,9 +234,9 @@ def info_section(group, model, preds, listings, mca, cpu):
         "Latency: cycles until the result can be used. "
         "Reciprocal throughput: cycles between two independent issues. "
         f"One call alone, from the first issue to the last retire: {total} cycles. "
-        f"As independent calls: {number(p['cycles_per_call'])} cycles per call; the busiest "
+        f"As independent calls: {cycles_text(p['cycles_per_call'])} cycles per call; the busiest "
         f"resource, {p['busiest_resource']['name']}, "
-        f"{number(p['busiest_resource']['cycles_per_call'])}. "
+        f"{cycles_text(p['busiest_resource']['cycles_per_call'])}. "
         + (f"Each copy starts with `{'; '.join(resets)}`: no copy waits for the one before "
            "through a reused register. " if resets else "")
         + f"From `{Path(listing['file']).name}` ({listing['compiler']}), "
