@@ -100,7 +100,8 @@ fn engine() -> Engine {
         uci: Uci::new(out).expect("the engine starts"),
         said,
         eval_files,
-        hash_touched: false,
+        // The default table (16 MiB) would be cleared by every input's `ucinewgame`.
+        hash_touched: true,
     }
 }
 

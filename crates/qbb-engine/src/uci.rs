@@ -1,22 +1,23 @@
 //! The Universal Chess Interface: the engine's conversation with a GUI on standard input and
 //! output.
 //!
-//! The reading thread answers every command at once; `go` starts the search on its own thread,
-//! so `stop`, `isready` and `quit` are answered while it runs. No input ends the process: an
+//! The reading thread answers every command at once; `go` hands the search to the search thread
+//! (started at the first `go` and kept), so `stop`, `isready` and `quit` are answered while it
+//! runs. No input ends the process: an
 //! unknown or malformed line is ignored with an `info string` saying why, and an illegal move in
 //! `position ... moves` ends the move list there, with the reason.
 
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use qbb::{Backend, BackendKind};
 
 use crate::score::UciScore;
-use crate::search::{MAX_THREADS, Report, SearchJob, SearchResult, Searcher};
+use crate::search::{MAX_THREADS, Report, SEARCH_STACK_BYTES, SearchJob, SearchResult, Searcher};
 use crate::time::Limits;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
 use crate::{Attacks, MAX_MOVES, Move, MoveError, MoveList, Position, divide_with_progress, nnue};
@@ -34,11 +35,8 @@ pub enum Flow {
 
 const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
-/// The search recurses up to `MAX_PLY` deep with a move list per node: give it room.
 /// The `EvalFile` value that names the network built into the binary.
 const EMBEDDED_NETWORK: &str = "<embedded>";
-
-const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// The commands of the protocol (the first known word of a line is the command).
 pub const COMMANDS: &[&str] = &[
@@ -69,6 +67,8 @@ pub struct Uci {
     attacks: Attacks,
     /// Shared with the search thread, which holds the lock while it searches.
     searcher: Arc<Mutex<Searcher>>,
+    /// Runs every `go`; `None` until the first.
+    search_thread: Option<SearchThread>,
     running: Option<RunningSearch>,
 }
 
@@ -90,7 +90,29 @@ struct RunningSearch {
     /// searcher: from then on the GUI may send the next `position` and `go`, and they must be
     /// served, even if the thread has not quite ended yet.
     answered: Arc<AtomicBool>,
+    /// Closed by the search thread once it has written `bestmove` (or if its work panicked).
+    finished: mpsc::Receiver<()>,
+}
+
+/// A piece of work for the search thread: a search or a perft, ending with its answer.
+type Task = Box<dyn FnOnce() + Send>;
+
+/// The thread every `go` runs on, kept from one `go` to the next: a new thread per search would
+/// map and fault in a fresh 64 MiB stack each time.
+struct SearchThread {
+    tasks: mpsc::Sender<Task>,
     handle: JoinHandle<()>,
+}
+
+impl SearchThread {
+    fn spawn() -> io::Result<SearchThread> {
+        let (tasks, inbox) = mpsc::channel::<Task>();
+        let handle = thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || inbox.into_iter().for_each(|task| task()))?;
+        Ok(SearchThread { tasks, handle })
+    }
 }
 
 /// Why the engine could not start.
@@ -120,6 +142,7 @@ impl Uci {
             chess960: false,
             attacks: Attacks::default(),
             searcher: Arc::new(Mutex::new(Searcher::new(DEFAULT_HASH_MB)?)),
+            search_thread: None,
             running: None,
         })
     }
@@ -492,35 +515,51 @@ impl Uci {
         let attacks = self.attacks;
         let answered = Arc::new(AtomicBool::new(false));
         let done = Arc::clone(&answered);
-        let spawned = thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let answer = match work {
-                    Work::Search(limits, root_moves) => {
-                        let job = SearchJob {
-                            limits,
-                            root_moves,
-                            ..job
-                        };
-                        search(backend, attacks, &searcher, job, &out)
-                    }
-                    Work::Perft(depth) => perft_lines(backend, attacks, &job.position, depth, &out),
-                };
-                done.store(true, Ordering::Release);
-                out(&answer);
-            });
-        match spawned {
-            Ok(handle) => {
+        let (finish, finished) = mpsc::channel();
+        let task: Task = Box::new(move || {
+            let answer = match work {
+                Work::Search(limits, root_moves) => {
+                    let job = SearchJob {
+                        limits,
+                        root_moves,
+                        ..job
+                    };
+                    search(backend, attacks, &searcher, job, &out)
+                }
+                Work::Perft(depth) => perft_lines(backend, attacks, &job.position, depth, &out),
+            };
+            done.store(true, Ordering::Release);
+            out(&answer);
+            drop(finish);
+        });
+        match self.hand_to_search_thread(task) {
+            Ok(()) => {
                 self.running = Some(RunningSearch {
                     stop,
                     ponderhit,
                     answered,
-                    handle,
+                    finished,
                 })
             }
             Err(e) => self.explain(&format!("cannot start the search thread: {e}")),
         }
+    }
+
+    /// Gives `task` to the search thread, starting one if there is none or if the last one
+    /// ended (a panic that escaped its task).
+    fn hand_to_search_thread(&mut self, task: Task) -> io::Result<()> {
+        let task = match &self.search_thread {
+            Some(thread) => match thread.tasks.send(task) {
+                Ok(()) => return Ok(()),
+                Err(mpsc::SendError(task)) => task,
+            },
+            None => task,
+        };
+        let thread = SearchThread::spawn()?;
+        // The thread was just made and holds its receiver: the send cannot fail.
+        let _ = thread.tasks.send(task);
+        self.search_thread = Some(thread);
+        Ok(())
     }
 
     /// The move pondered on was played: a ponder search goes on, now on the clock (any other
@@ -542,8 +581,8 @@ impl Uci {
     /// Waits until the running search (if any) has answered.
     pub fn wait_for_search(&mut self) {
         if let Some(running) = self.running.take() {
-            // The thread catches its own panics; a join error cannot carry anything new.
-            let _ = running.handle.join();
+            // Ends when the task drops its sender: after `bestmove`, or on a panic.
+            let _ = running.finished.recv();
         }
     }
 
@@ -561,6 +600,18 @@ impl Uci {
     fn lock_searcher(&self) -> MutexGuard<'_, Searcher> {
         // A panic inside a search leaves the searcher usable: its tables are plain data.
         self.searcher.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Drop for Uci {
+    /// Stops the search and ends the search thread, so that no thread outlives its engine.
+    fn drop(&mut self) {
+        self.stop_search();
+        if let Some(thread) = self.search_thread.take() {
+            drop(thread.tasks);
+            // The thread's tasks catch their own panics; a join error carries nothing new.
+            let _ = thread.handle.join();
+        }
     }
 }
 

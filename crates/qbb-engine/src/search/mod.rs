@@ -43,8 +43,8 @@ pub const MAX_DEPTH: u32 = 100;
 /// The Threads option's maximum: the main thread and up to 255 helpers.
 pub const MAX_THREADS: usize = 256;
 
-/// The stack a search thread gets (bench's, datagen's and the helpers'; the UCI loop gives its
-/// own as much): the search recurses up to [`MAX_PLY`] deep with a move list per node.
+/// The stack a search thread gets (the UCI loop's, bench's, datagen's and the helpers'): the
+/// search recurses up to [`MAX_PLY`] deep with a move list per node.
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// One search to run: the position, the game before it, and the limits.
