@@ -20,7 +20,8 @@ cargo +nightly fuzz build
 
 for target in "${targets[@]}"; do
   mkdir -p "corpus/$target"
-  log="target/fuzz-$target.log"
+  # One log per process: two runs of a target may share its corpus at once.
+  log="target/fuzz-$target-$$.log"
   echo "fuzz: $target for ${seconds} s"
   # -timeout: an input taking 10 s is a hang (each `go` is limited to milliseconds);
   # -rss_limit_mb: an input that asks for 2 GiB is a bug too.
