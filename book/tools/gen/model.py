@@ -64,10 +64,15 @@ def write_model_page(report_dir, listing_paths):
             write(out / f"{name}.md", text)
         return
     model = read_json(chosen / "model.json")
-    # The listings the model read, when this checkout still has them, before those generate.sh
-    # made (which may come from another compiler); a probe is taken from the first listing whose
-    # copy has as many instructions as llvm-mca modelled.
-    paths = [REPO / l["file"] for l in model["listings"]] + [Path(p) for p in listing_paths]
-    listings = [read_listing(p) for p in dict.fromkeys(paths) if p.exists()]
+    # The listings the model read, when this checkout still has them (made by the compiler the
+    # model names: a later `qbb model` may have written the same file with another), before those
+    # generate.sh made; a probe is taken from the first listing whose copy has as many
+    # instructions as llvm-mca modelled.
+    listings = []
+    for recorded in model["listings"]:
+        path = REPO / recorded["file"]
+        if path.exists() and (listing := read_listing(path))["compiler"] == recorded["compiler"]:
+            listings.append(listing)
+    listings += [read_listing(Path(p)) for p in listing_paths]
     for name, text in model_section(model, chosen, listings).items():
         write(out / f"{name}.md", text)
