@@ -20,6 +20,10 @@
 #              predicted against measured, and the checks of every row that differs (llvm-mca
 #              run again on the probes of the listings below), and per chapter the model of the
 #              book's machine's CPU its step-by-step reads (model/chapters/, tools/chapter_model.py)
+#   neon/      per routine group, for the chapters' `On NEON` sections: the neon backend's code by
+#              anchor (or why it inherits swar's), its AArch64 machine code with counts, and its
+#              llvm-mca predictions on ARM cores beside x86 ones (reports/arm-model/model.json);
+#              left as it is where no compiler has the aarch64-unknown-linux-gnu standard library
 #   nnue/      the NNUE chapter's excerpts of the sources, the network built into the engine
 #              (crates/qbb-engine/nets/default.nnue) and the matches of reports/*/match/ that set
 #              `Use NNUE` or `EvalFile`                                 (tools/generate.py nnue)
@@ -173,6 +177,43 @@ python3 book/tools/generate.py model "reports/$machine" "${listings[@]}"
 python3 book/tools/chapter_model.py "reports/$machine" "$out/model/chapters" "${listings[@]}"
 # The neon backend on ARM cores, predicted only: the model file of its own (reports/README.md).
 python3 book/tools/generate.py model-arm reports/arm-model/model.json
+
+# ---- neon: per routine group, the neon backend's code, its AArch64 machine code and its
+# predictions on ARM cores (reports/arm-model/model.json), for the chapters' `On NEON` sections.
+# The listing is made as `qbb model` makes target/qbb-model/aarch64.s: the same cargo asm, by a
+# compiler that has the aarch64-unknown-linux-gnu standard library (the checkout's own, else
+# Debian's /usr/bin/rustc in target/aarch64-build, as .ci/aarch64-under-qemu installs it). -------
+aarch64=aarch64-unknown-linux-gnu
+has_aarch64_std() { [[ -d "$("$1" --print sysroot 2>/dev/null)/lib/rustlib/$aarch64/lib" ]]; }
+neon_listing=
+neon_rustc=
+neon_target_dir=target
+if [[ "$(uname -m)" == aarch64 ]]; then
+    neon_listing="$tmp/stable.s"
+elif has_aarch64_std rustc; then
+    neon_rustc=rustc
+elif [[ -x /usr/bin/rustc ]] && has_aarch64_std /usr/bin/rustc; then
+    # The host build's fingerprints are of another rustc: a target folder of its own.
+    neon_rustc=/usr/bin/rustc
+    neon_target_dir=target/aarch64-build
+fi
+if [[ -n "$neon_rustc" ]]; then
+    echo "generate: machine code of the probes for $aarch64" >&2
+    printf '# %s\n# target %s\n' "$("$neon_rustc" --version)" "$aarch64" >"$tmp/aarch64.s"
+    RUSTC=$neon_rustc cargo asm -p qbb --features asm-probes --lib --simplify --full-name \
+        --everything --target "$aarch64" --target-dir "$neon_target_dir" \
+        >>"$tmp/aarch64.s" 2>"$tmp/asm.log" || { cat "$tmp/asm.log" >&2; exit 1; }
+    neon_listing="$tmp/aarch64.s"
+fi
+if [[ -n "$neon_listing" ]]; then
+    rm -rf "$out/neon"
+    python3 book/tools/generate.py neon "$out/backends.json" reports/arm-model/model.json \
+        "$neon_listing"
+else
+    echo "generate: no compiler here has the $aarch64 standard library, so $out/neon/ is left" \
+        "as it is (\`rustup target add $aarch64\`, or Debian's rustc-web and" \
+        "libstd-rust-web-dev:arm64 as .ci/aarch64-under-qemu installs them)" >&2
+fi
 
 # ---- nnue: the chapter's source excerpts, the embedded network, what the network bought --------
 rm -rf "$out/nnue"

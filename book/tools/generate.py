@@ -16,6 +16,9 @@ Called by book/generate.sh, which runs the commands whose output this reads:
   default-machine <reports>                   prints the machine the book shows by default
   mca      <report dir> <listing.s>...        llvm-mca timelines of the latency benchmarks' routines
   model-arm <model.json>                      the neon backend on ARM cores, predicted (model/arm.md)
+  neon     <backends.json> <model.json> <aarch64 listing.s>
+                                              per routine group, the neon implementation, its
+                                              AArch64 machine code and its predictions (neon/)
   model    <reports dir> [<listing.s>...]     llvm-mca's predictions (model.json) on every CPU,
                                               predicted against measured, and the checks of each
                                               row that differs (the listings: the probes' code)
@@ -43,6 +46,7 @@ from gen.machines import default_machine, machines_page  # noqa: E402
 from gen.mca import write_timelines  # noqa: E402
 from gen.model import write_model_page  # noqa: E402
 from gen.model_arm import arm_page  # noqa: E402
+from gen.neon import write_neon  # noqa: E402
 from gen.nnue import write_nnue  # noqa: E402
 from gen.results import write_results  # noqa: E402
 from gen.tables import write_tables  # noqa: E402
@@ -73,6 +77,8 @@ def main(argv):
         write_model_page(args[0], args[1:])
     elif command == "model-arm":
         write(OUT / "model" / "arm.md", arm_page(args[0]))
+    elif command == "neon":
+        write_neon(args[0], args[1], args[2])
     elif command == "nnue":
         write_nnue(args[0])
     else:

@@ -33,14 +33,14 @@ def probe_backend(module):
     return module.split("_")[0]
 
 
-def listing_block(title, count, extra, blocks, inherited):
+def listing_block(title, count, extra, blocks, inherited, language="x86asm"):
     summary = f"{title}, {count} instructions"
     if extra:
         summary += f" + {extra} in the functions it calls"
     if inherited:
         summary += " (inherited)"
     body = "\n\n".join(f"{n}:\n" + "\n".join(lines) for n, lines in blocks)
-    return f"<details>\n<summary>{summary}</summary>\n\n```x86asm\n{body}\n```\n\n</details>\n\n"
+    return f"<details>\n<summary>{summary}</summary>\n\n```{language}\n{body}\n```\n\n</details>\n\n"
 
 
 NOT_LISTED = (

@@ -9,7 +9,8 @@ from pathlib import Path
 
 
 FUNCTION = re.compile(r"^([^\s.].*):$")
-CALL = re.compile(r"^\s+(?:call|jmp)\s+(?!qword|\.L)(.+?)\s*$")
+# x86-64's call and jmp, AArch64's bl and b (a tail call); a jump to a local label is not a call.
+CALL = re.compile(r"^\s+(?:call|jmp|bl|b)\s+(?!qword|\.L)(.+?)\s*$")
 NOT_EXPANDED = ("panicking", "fmt::", "unwrap_failed", "expect_failed", "slice_index", "alloc::")
 
 

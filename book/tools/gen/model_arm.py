@@ -19,6 +19,13 @@ def arm_cores(model):
     return [c for c in model["cpus"] if c.get("isa") == "aarch64"]
 
 
+def schedules_as_cyclone(model):
+    """Whether llvm-mca modelled `apple-m4` with its model of Apple's first 64-bit core, Cyclone
+    (the resources it names are `Cy…`): LLVM has no model of the M4's own."""
+    return any(str(p.get("busiest_resource", {}).get("name", "")).startswith("Cy")
+               for p in model["predictions"] if p["cpu"] == "apple-m4")
+
+
 def cell(prediction):
     if prediction is None:
         return "–"
@@ -57,9 +64,7 @@ def arm_page(model_path):
              f"† inherited: the backend runs another's code for that routine; ↺ a loop the model "
              f"runs once, → a call it does not follow (as on the rest of this page). "
              f"The ARM rows are {measured}.\n")
-    cyclone = any(str(p.get("busiest_resource", {}).get("name", "")).startswith("Cy")
-                  for p in model["predictions"] if p["cpu"] == "apple-m4")
-    if cyclone:
+    if schedules_as_cyclone(model):
         text += ("\nLLVM has no scheduling model of the M4's own: `-mcpu=apple-m4` schedules with "
                  "its model of Apple's first 64-bit core (its resources are named `Cy…`, for "
                  "Cyclone), so that column is a rough guide.\n")
