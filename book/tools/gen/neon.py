@@ -166,14 +166,16 @@ def model_page(probes, model, model_path, functions):
     said, builds = [], []
     for probe in probes:
         routine = routine_id(probe)
-        first = f"| `{routine}` " if several else ""
+        # The routine's name on its first row only: the rows below it are its other cores.
+        lead = f"| `{routine}` " if several else ""
         for core in cores:
             name = core["name"]
             label = f"`{name}`" + (" (Cyclone's model)" if cyclone and name == "apple-m4" else "")
             neon = predictions.get((routine, "neon", name))
             cells = [cell(predictions.get((routine, b, name))) for b in ("scalar", "swar")]
             cells.append(f"{cell(neon)} neon" if neon else "–")
-            text += f"{first}| {label} | " + " | ".join(cells) + " |\n"
+            text += f"{lead}| {label} | " + " | ".join(cells) + " |\n"
+            lead = "| " if several else ""
         for name in X86_CORES:
             if name not in x86:
                 continue
@@ -182,7 +184,8 @@ def model_page(probes, model, model_path, functions):
                 name, x86[name].get("runs_avx512_backend", False))
             cells = [cell(predictions.get((routine, b, name))) for b in ("scalar", "swar")]
             cells.append(f"{cell(best)} {backend}" if best else "–")
-            text += f"{first}| `{name}` | " + " | ".join(cells) + " |\n"
+            text += f"{lead}| `{name}` | " + " | ".join(cells) + " |\n"
+            lead = "| " if several else ""
         neon = [predictions.get((routine, "neon", c["name"])) for c in cores]
         swar = [predictions.get((routine, "swar", c["name"])) for c in cores]
         if all(neon) and all(swar):
@@ -193,7 +196,7 @@ def model_page(probes, model, model_path, functions):
     text += (f"\nCycles per call predicted by llvm-mca: {arm_mca} for the ARM cores, "
              f"{x86_mca.replace('LLVM ', '')} for x86. No ARM silicon measured these. ")
     text += "SIMD is neon on ARM, the lowest of the x86 SIMD backends on x86. "
-    text += "Marks: † inherited from another backend, ↺ a loop run once, → a call not followed. "
+    text += "Marks: † inherited, ↺ a loop run once, → a call not followed; both leave work out. "
     text += " ".join(verdicts(said) + [b for b in builds if b])
     text += f"\n\n[How these predictions are made, and what they cannot see]({MODEL_SECTION}).\n"
     return text
