@@ -161,21 +161,19 @@ def model_page(probes, model, model_path, functions):
     predictions = {(p["routine"], p["backend"], p["cpu"]): p for p in model["predictions"]}
     cyclone = schedules_as_cyclone(model)
     several = len(probes) > 1
-    text += ("| routine " if several else "") + "| core | scalar | swar | SIMD |\n"
-    text += ("| --- " if several else "") + "| --- | ---: | ---: | ---: |\n"
     said, builds = [], []
     for probe in probes:
         routine = routine_id(probe)
-        # The routine's name on its first row only: the rows below it are its other cores.
-        lead = f"| `{routine}` " if several else ""
+        # A table per routine, narrow enough for a phone; a group's routines are named above theirs.
+        text += f"`{routine}`:\n\n" if several else ""
+        text += "| core | scalar | swar | SIMD |\n| --- | ---: | ---: | ---: |\n"
         for core in cores:
             name = core["name"]
             label = f"`{name}`" + (" (Cyclone's model)" if cyclone and name == "apple-m4" else "")
             neon = predictions.get((routine, "neon", name))
             cells = [cell(predictions.get((routine, b, name))) for b in ("scalar", "swar")]
             cells.append(f"{cell(neon)} neon" if neon else "–")
-            text += f"{lead}| {label} | " + " | ".join(cells) + " |\n"
-            lead = "| " if several else ""
+            text += f"| {label} | " + " | ".join(cells) + " |\n"
         for name in X86_CORES:
             if name not in x86:
                 continue
@@ -184,8 +182,8 @@ def model_page(probes, model, model_path, functions):
                 name, x86[name].get("runs_avx512_backend", False))
             cells = [cell(predictions.get((routine, b, name))) for b in ("scalar", "swar")]
             cells.append(f"{cell(best)} {backend}" if best else "–")
-            text += f"{lead}| `{name}` | " + " | ".join(cells) + " |\n"
-            lead = "| " if several else ""
+            text += f"| `{name}` | " + " | ".join(cells) + " |\n"
+        text += "\n" if several else ""
         neon = [predictions.get((routine, "neon", c["name"])) for c in cores]
         swar = [predictions.get((routine, "swar", c["name"])) for c in cores]
         if all(neon) and all(swar):
@@ -193,7 +191,8 @@ def model_page(probes, model, model_path, functions):
         builds.append(other_build(routine, probe, neon, functions))
     arm_mca = model["llvm_mca_aarch64"]["version"].replace("LLVM version ", "LLVM ")
     x86_mca = model["llvm_mca"]["version"].replace("LLVM version ", "LLVM ")
-    text += (f"\nCycles per call predicted by llvm-mca: {arm_mca} for the ARM cores, "
+    text += "" if several else "\n"
+    text += (f"Cycles per call predicted by llvm-mca: {arm_mca} for the ARM cores, "
              f"{x86_mca.replace('LLVM ', '')} for x86. No ARM silicon measured these. ")
     text += "SIMD is neon on ARM, the lowest of the x86 SIMD backends on x86. "
     text += "Marks: † inherited, ↺ a loop run once, → a call not followed; both leave work out. "
