@@ -3,7 +3,7 @@
 #   - every {{#include}} names a file that exists, and every anchor it names is in that file;
 #   - every image a page shows exists;
 #   - no page carries an unfinished-work marker;
-#   - the technique chapters, dispatch, representations and results pages type no measured figure
+#   - the technique chapters, dispatch, representations, results and NEON pages type no measured figure
 #     (a ratio, a time per call, a rate) in their own text: every one comes from an include;
 #   - every comparative sentence there is marked and holds on the data (tools/claims.py);
 #   - no sentence of twenty words or more appears on more than three built pages (tools/said_once.py);
@@ -82,7 +82,8 @@ done
 # long" and no callgrind count such as "34.2 instructions per call". (A bare `1×` is a scale, not a
 # measurement; a listing's whole-number instruction count is the listing's, shown beside it.)
 export FIGURE='(?<![\d.])(?!1×)\d+(?:\.\d+)?×(?!\d)|\b\d+(?:\.\d+)? ?ns\b|\b\d+(?:\.\d+)? ?Mnps\b|\b\d+(?:\.\d+)? times (?:as|faster|slower|the)\b|\b\d+\.\d+ (?:instructions )?per call\b'
-for page in "$src"/techniques/*.md "$src"/dispatch.md "$src"/representations.md "$src"/results.md; do
+for page in "$src"/techniques/*.md "$src"/dispatch.md "$src"/representations.md "$src"/results.md \
+    "$src"/neon-porting.md; do
     while IFS= read -r hit; do
         problem "${page#"$book_dir"/}:$hit: a measured figure typed by hand (take it from an include of generated/results/)"
     done < <(perl -ne '

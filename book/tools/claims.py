@@ -19,9 +19,10 @@ the turns' ratios with the sign test's 95 % interval, as the lab computes speed-
 a tie otherwise. Rows without turns compare their medians, and a difference within the run's
 noise floor is a tie.
 
-A paragraph of a technique chapter (or of the dispatch, representations and results pages) that
-uses a comparative word and carries no marker is a problem too: either the comparison is
-generated (an include), or it is marked and checked, or it is not written. A paragraph whose
+A paragraph of a technique chapter (or of the dispatch, representations, results, story, adding
+a backend and NEON pages) that uses a comparative word and carries no marker is a problem too:
+either the comparison is generated (an include), or it is marked and checked, or it is not
+written. A paragraph whose
 comparisons are of something else than this book's measurements (llvm-mca's predictions, given
 in the paragraph; instruction counts; another program) says so with
 `<!-- not measured: WHAT IT COMPARES -->`.
@@ -45,7 +46,8 @@ COMPARATIVE = re.compile(
     re.IGNORECASE,
 )
 NOT_MEASURED = re.compile(r"<!--\s*not measured:\s*\S.*?-->")
-CHECKED_PAGES = ("techniques/*.md", "dispatch.md", "representations.md", "results.md", "story.md")
+CHECKED_PAGES = ("techniques/*.md", "dispatch.md", "representations.md", "results.md", "story.md",
+                 "adding-a-backend.md", "neon-porting.md")
 
 
 class Claim:

@@ -44,6 +44,8 @@ ANSWERS = {
     # the evaluation after the move, one digit longer
     "nnue-accumulator.svg": ("nnue-update", lambda text: re.sub(
         r"before the flip: -?\d+", lambda m: m.group(0) + "1", text)),
+    "neon-addp-gather.svg": ("from-mailbox", (1, 2, "c1")),
+    "neon-tbl-lookup.svg": ("to-mailbox", "08 04 06 0A 0C"),
 }
 # The figures that read no routine's answer: the layout of the quad in registers, and the table
 # lookup of chapter 13, whose counts are checked against Python's own.

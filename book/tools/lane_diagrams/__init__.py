@@ -1,14 +1,15 @@
 """The book's lane diagrams, as SVG: what the backends' instructions do to the quad's bits.
 
 One module per group of chapters draws their figures (registers: 1-4, mailbox: 5-8, attacks:
-9-12, nibbles: 13-15, boards: 16-18); svg.py is the drawing they share, quad.py the quad as the
-lab defines it, real.py the routines' real output. book/tools/diagrams.py is the command.
+9-12, nibbles: 13-15, boards: 16-18, neon: the NEON chapter); svg.py is the drawing they share,
+quad.py the quad as the lab defines it, real.py the routines' real output. book/tools/diagrams.py
+is the command.
 """
 
 import sys
 from pathlib import Path
 
-from . import attacks, boards, mailbox, nibbles, registers
+from . import attacks, boards, mailbox, neon, nibbles, registers
 
 # By chapter: the file each figure is written to, and the function that draws it.
 DIAGRAMS = {
@@ -31,6 +32,8 @@ DIAGRAMS = {
     "classical-lanes.svg": boards.classical_lanes,  # 16
     "manino-lanes.svg": boards.manino_lanes,  # 17
     "nnue-accumulator.svg": boards.nnue_accumulator,  # 18
+    "neon-addp-gather.svg": neon.addp_gather,  # No movemask: porting to NEON
+    "neon-tbl-lookup.svg": neon.tbl_lookup,  # No movemask: porting to NEON
 }
 
 

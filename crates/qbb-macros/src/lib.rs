@@ -49,9 +49,11 @@ const TIERS: &[(&str, Arch, &[&str])] = &[
             "popcnt",
         ],
     ),
+    // ANCHOR: neon_tier
     // Advanced SIMD, which every AArch64 core of the A profile has; detected all the same, so
     // that the neon token proves what its functions enable exactly as the x86 tokens do.
     ("neon", Aarch64, &["neon"]),
+    // ANCHOR_END: neon_tier
 ];
 
 /// The architecture of a tier: which `target_arch` its detection compiles for.

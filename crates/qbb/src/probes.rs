@@ -53,8 +53,10 @@ crate::for_each_routine!(probe_module, sse2, crate::Sse2, sse2);
 crate::for_each_routine!(probe_module, avx2, crate::Avx2, avx2);
 #[cfg(target_arch = "x86_64")]
 crate::for_each_routine!(probe_module, avx512, crate::Avx512, avx512);
+// ANCHOR: neon_probes
 #[cfg(target_arch = "aarch64")]
 crate::for_each_routine!(probe_module, neon, crate::Neon, neon);
+// ANCHOR_END: neon_probes
 #[cfg(feature = "portable-simd")]
 crate::for_each_routine!(probe_module, portable, crate::Portable);
 // The portable backend runs its jobs at the CPU's width (`Portable::width`); these copies show what

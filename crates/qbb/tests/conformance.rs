@@ -79,6 +79,7 @@ conformance!(neon, qbb::Neon);
 conformance!(portable, qbb::Portable);
 // ANCHOR_END: conformance_lines
 
+// ANCHOR: selected_backend
 /// The backend that run-time selection picks (or that `QBB_BACKEND` forces) runs through
 /// `with_backend!`, the path the lab and the engine take, and is really the one that ran.
 #[test]
@@ -99,6 +100,7 @@ fn selected_backend_runs_through_dispatch() {
         assert_eq!(ran, forced, "QBB_BACKEND was honoured");
     }
 }
+// ANCHOR_END: selected_backend
 
 /// The kind of the token the job received.
 fn kind_of<B: Backend>(_: B) -> BackendKind {

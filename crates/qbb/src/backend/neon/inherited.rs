@@ -8,6 +8,7 @@
 pub(crate) const BOARDS_WHY: &str = "sets picked and merged by whole-word ANDs and ORs, one \
     result per set: in lanes each result would be moved out of a register again";
 
+// ANCHOR: with_inherited
 /// Hands `callback` its tokens followed by neon's `inherited: { .. }` declaration.
 macro_rules! with_inherited {
     ($callback:ident { $($before:tt)* }) => {
@@ -38,10 +39,12 @@ macro_rules! with_inherited {
         }
     };
 }
+// ANCHOR_END: with_inherited
 // On AArch64 the backend's declaration calls it from `mod.rs`; elsewhere only `INHERITED` below.
 #[cfg_attr(not(target_arch = "aarch64"), allow(unused_imports))]
 pub(crate) use with_inherited;
 
+// ANCHOR: inherited_table
 /// The declaration as a table, where the backend itself is not built.
 #[cfg(not(target_arch = "aarch64"))]
 macro_rules! table {
@@ -58,3 +61,4 @@ macro_rules! table {
 #[cfg(not(target_arch = "aarch64"))]
 pub(crate) const INHERITED: &[(crate::routine::Routine, crate::backend::BackendKind, &str)] =
     with_inherited!(table {});
+// ANCHOR_END: inherited_table

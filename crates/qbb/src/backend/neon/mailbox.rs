@@ -10,12 +10,14 @@ use super::lanes::cast;
 use crate::quad::Quad;
 use crate::repr::Mailbox;
 
+// ANCHOR: square_bytes
 /// Byte `j` of a register of sixteen squares lies in byte `j / 8` of the register's two bytes
 /// of a plane.
 const BYTE_OF_SQUARE: [u8; 16] = const_table!(|j| (j / 8) as u8);
 
 /// Byte `j` holds the bit of square `j` within its byte (square `16k + j` is bit `j % 8`).
 const SQUARE_BIT: [u8; 16] = const_table!(|j| 1 << (j % 8));
+// ANCHOR_END: square_bytes
 
 // ANCHOR: to_mailbox
 /// Sixteen squares per register, one `tbl` per plane: the lookup puts in each byte the plane's

@@ -43,6 +43,7 @@ mod nnue;
 mod sets;
 mod square;
 
+// ANCHOR: token
 /// The neon backend token: a value exists only where the CPU has its instructions.
 #[derive(Copy, Clone, Debug)]
 pub struct Neon(());
@@ -66,3 +67,4 @@ crate::backend::neon_inherited::with_inherited! {
         own: feature_fns;
     }
 }
+// ANCHOR_END: token

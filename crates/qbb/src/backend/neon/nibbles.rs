@@ -18,6 +18,7 @@ fn registers(board: &NibbleBoard) -> [uint8x16_t; 2] {
     cast(board.0)
 }
 
+// ANCHOR: bsl_halves
 /// Applies `low` and `high` to the two registers of `a` and `b` and takes each byte's low nibble
 /// from the first result and its high nibble from the second (`bsl` with the mask `0x0F`).
 #[inline]
@@ -34,6 +35,7 @@ fn halves(
         std::array::from_fn(|i| vbslq_u8(low_nibble, low(a[i], b[i]), high(a[i], b[i])));
     NibbleBoard(cast(out))
 }
+// ANCHOR_END: bsl_halves
 
 /// The low nibbles added with the bytes: a carry out of the low nibble goes into the high one,
 /// whose bits `bsl` does not take from this sum. The high nibbles added on their own (low nibbles

@@ -69,6 +69,7 @@ impl Vector for int16x8_t {
 }
 // ANCHOR_END: nnue
 
+// ANCHOR: nnue_routines
 #[inline]
 #[features(neon)]
 pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
@@ -89,3 +90,4 @@ pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
     // SAFETY: as in `nnue_refresh`.
     unsafe { nnue::evaluate::<int16x8_t, REGS>(acc, net) }
 }
+// ANCHOR_END: nnue_routines
