@@ -110,8 +110,9 @@ impl OrderingTables {
         }
     }
 
+    /// How often `mv` cut off for `side` of late, from `-HISTORY_MAX` to `HISTORY_MAX`.
     #[inline]
-    fn history_of(&self, side: Color, mv: Move) -> i32 {
+    pub fn history_of(&self, side: Color, mv: Move) -> i32 {
         self.history[side.index()][mv.from().index()][mv.to().index()]
     }
 
