@@ -32,7 +32,7 @@ use crate::board::{Move, MoveList, Position};
 use crate::eval::insufficient_material;
 use crate::eval::nnue::Evaluator;
 use crate::eval::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
-use ordering::{HISTORY_MAX, MovePicker, OrderingTables, is_tactical, loses_material};
+use ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use see::{PIECE_VALUE, victim};
 use time::{Limits, TimeBudget};
 use tt::{Bound, Entry, TranspositionTable};
@@ -149,8 +149,6 @@ pub struct Searcher {
     pickers: Vec<MovePicker>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
-    /// The static evaluation of the node at each ply of the current line (`-INFINITY` in check).
-    static_evals: [Score; MAX_PLY + 1],
     /// The hashes of the game and of the path from the root to the current node.
     path: Vec<u64>,
     /// The root moves this search may play (empty: all of them).
@@ -215,7 +213,6 @@ impl Searcher {
             pickers: (0..=MAX_PLY).map(|_| MovePicker::default()).collect(),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
-            static_evals: [-INFINITY; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
             root_moves: Vec::new(),
             multi_pv: 1,
@@ -720,14 +717,10 @@ impl Searcher {
         } else {
             self.evaluator.evaluate(backend, ply, pos)
         };
-        self.static_evals[ply] = static_eval;
-        // Better than two plies ago (the same side to move): the line is going this side's way,
-        // and its moves deserve a closer look.
-        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
 
         if !is_pv && !in_check && !is_mate(beta) {
             // Reverse futility: so far above beta that a shallow search will not come back down.
-            if depth <= 6 && static_eval - 90 * depth + 40 * i32::from(improving) >= beta {
+            if depth <= 6 && static_eval - 90 * depth >= beta {
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move would too (not in pawn
@@ -746,12 +739,8 @@ impl Searcher {
         if !self.order_moves(backend, attacks, pos, tt_move, ply) {
             return if in_check { mated_in(ply) } else { DRAW };
         }
-        // Internal iterative reduction: a node no earlier search has a move for is likely not
-        // worth its full depth, and the shallower search leaves a move for the next visit.
-        let depth = depth - i32::from(depth >= 4 && tt_move == Move::NULL);
 
         let futility_margin = 100 + 120 * depth;
-        let late_moves = late_move_count(depth, improving);
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         self.path.push(hash);
@@ -763,17 +752,17 @@ impl Searcher {
             let (child, delta) = pos.make_move_with_delta(backend, mv);
             let gives_check = child.in_check(backend);
 
-            if !is_root && !in_check && !tactical && !gives_check && index > 0 {
-                // Late move pruning: near the leaves, the quiet moves ordered after the first
-                // few (by killers and history) seldom matter.
-                if index >= late_moves && !is_mate(best_score) {
-                    continue;
-                }
-                // Futility: near the leaves, a quiet move cannot lift a hopeless score to alpha.
-                if !is_pv && depth <= 3 && !is_mate(alpha) && static_eval + futility_margin <= alpha
-                {
-                    continue;
-                }
+            // Futility: near the leaves, a quiet move cannot lift a hopeless score to alpha.
+            if !is_pv
+                && !in_check
+                && !tactical
+                && !gives_check
+                && depth <= 3
+                && index > 0
+                && !is_mate(alpha)
+                && static_eval + futility_margin <= alpha
+            {
+                continue;
             }
 
             self.evaluator.make_move(backend, ply, pos, &delta);
@@ -786,8 +775,7 @@ impl Searcher {
                 // Late quiet moves are searched shallower first; any surprise is re-searched.
                 let reduction =
                     if depth >= 3 && index >= 3 && !tactical && !in_check && !gives_check {
-                        let history = self.ordering.history_of(pos.side_to_move(), mv);
-                        self.reduction(depth, index, new_depth, is_pv, improving, history)
+                        self.reduction(depth, index, new_depth, is_pv)
                     } else {
                         0
                     };
@@ -846,22 +834,11 @@ impl Searcher {
     }
 
     /// How many plies shallower a late quiet move is searched first (the `index`th move of a
-    /// node `depth` deep, whose children are searched `new_depth` deep): less in the principal
-    /// variation, more where the side to move is not improving, and a ply less or more for a move
-    /// whose history is good or bad.
+    /// node `depth` deep, whose children are searched `new_depth` deep).
     #[inline(always)]
-    fn reduction(
-        &self,
-        depth: i32,
-        index: usize,
-        new_depth: i32,
-        is_pv: bool,
-        improving: bool,
-        history: i32,
-    ) -> i32 {
+    fn reduction(&self, depth: i32, index: usize, new_depth: i32, is_pv: bool) -> i32 {
         let r = i32::from(self.lmr[depth.min(63) as usize][index.min(63)]);
-        let r = r - i32::from(is_pv) + i32::from(!improving) - history / (HISTORY_MAX / 2);
-        r.min(new_depth - 1).max(0)
+        (r - i32::from(is_pv)).min(new_depth - 1).max(0)
     }
 
     /// Stores a node's result in the transposition table: its best score (at least `beta`: a
@@ -1082,16 +1059,6 @@ impl Searcher {
         }
         best_score
     }
-}
-
-/// How many moves a node `depth` deep searches before late move pruning skips its quiet moves:
-/// more where the side to move is improving, and all of them above depth 8.
-fn late_move_count(depth: i32, improving: bool) -> usize {
-    if depth > 8 {
-        return usize::MAX;
-    }
-    let depth = depth.max(1) as usize;
-    (3 + depth * depth) / if improving { 1 } else { 2 }
 }
 
 /// Leaves in `moves`, the root's, those the search may play: the moves of `only` (all when it is

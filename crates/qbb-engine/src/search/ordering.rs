@@ -110,9 +110,8 @@ impl OrderingTables {
         }
     }
 
-    /// How often `mv` cut off for `side` of late, from `-HISTORY_MAX` to `HISTORY_MAX`.
     #[inline]
-    pub fn history_of(&self, side: Color, mv: Move) -> i32 {
+    fn history_of(&self, side: Color, mv: Move) -> i32 {
         self.history[side.index()][mv.from().index()][mv.to().index()]
     }
 
