@@ -27,6 +27,8 @@
 #   nnue/      the NNUE chapter's excerpts of the sources, the network built into the engine
 #              (crates/qbb-engine/nets/default.nnue) and the matches of reports/*/match/ that set
 #              `Use NNUE` or `EvalFile`                                 (tools/generate.py nnue)
+#   engine/    the engine chapter's matches: the rungs against Stockfish limited by UCI_Elo, and
+#              the engine against itself (search changes, threads)  (tools/generate.py engine-matches)
 #
 # Usage: book/generate.sh [MACHINE]
 #   MACHINE is a folder of reports/: the machine the book shows (its tables, verdicts, charts and
@@ -218,5 +220,8 @@ fi
 # ---- nnue: the chapter's source excerpts, the embedded network, what the network bought --------
 rm -rf "$out/nnue"
 python3 book/tools/generate.py nnue reports
+# ---- engine: the Stockfish ladder and the engine's matches against itself (reports/*/match/).
+rm -rf "$out/engine"
+python3 book/tools/generate.py engine-matches reports
 
 echo "generate: done; now run book/check.sh" >&2

@@ -25,11 +25,13 @@ Called by book/generate.sh, which runs the commands whose output this reads:
   nnue     <reports>                          the NNUE chapter's excerpts of the sources, the
                                               network built into the engine, and the matches
                                               that set `Use NNUE` or `EvalFile`
+  engine-matches <reports>                    the engine chapter's Stockfish ladder and the
+                                              engine's matches against itself (engine/)
 
 Nothing here measures or invents a number: every figure written comes from a file named on the
 command line, or from llvm-mca run on the listings named there (mca, model). Each command is
 written by a module of the package gen/ beside this file: default-machine by gen/machines.py,
-inlining-fix by gen/dispatch.py, every other by the module of its name; gen/inputs.py reads the
+inlining-fix by gen/dispatch.py, engine-matches by gen/engine_matches.py, every other by the module of its name; gen/inputs.py reads the
 files and gen/formatting.py prints the numbers for all of them.
 """
 
@@ -41,6 +43,7 @@ sys.dont_write_bytecode = True
 from gen.asm import write_asm  # noqa: E402 - after the bytecode switch
 from gen.code import write_code  # noqa: E402
 from gen.dispatch import inlining_fix  # noqa: E402
+from gen.engine_matches import write_engine_matches  # noqa: E402
 from gen.inputs import OUT, InputError, write  # noqa: E402
 from gen.machines import default_machine, machines_page  # noqa: E402
 from gen.mca import write_timelines  # noqa: E402
@@ -81,6 +84,8 @@ def main(argv):
         write_neon(args[0], args[1], args[2])
     elif command == "nnue":
         write_nnue(args[0])
+    elif command == "engine-matches":
+        write_engine_matches(args[0])
     else:
         raise SystemExit(f"generate: unknown command {command}\n{__doc__}")
 

@@ -157,14 +157,12 @@ def match_row(path, m):
 
 def nnue_matches(header, reports_root):
     """The matches that measure the network, those whose summary names `Use NNUE` or `EvalFile`
-    anywhere (an engine's options, its command), and the Stockfish ladders played by
-    `reports/match.py` (its summaries have pair counts), in a table; else what to run."""
+    anywhere (an engine's options, its command), in a table; else what to run. (The engine
+    chapter lists the matches against Stockfish.)"""
     found = []
     for path in match_files(reports_root):
         m = read_json(path)
-        text = json.dumps(m)
-        if re.search(r"use nnue|evalfile", text, re.I) or (
-                "pentanomial" in text and re.search(r"stockfish", text, re.I)):
+        if re.search(r"use nnue|evalfile", json.dumps(m), re.I):
             found.append((path, m))
     if not found:
         return header + (

@@ -26,7 +26,11 @@ fn one_search_thread_serves_every_go_and_ends_with_the_engine() {
     uci.handle("setoption name Hash value 1");
     assert_eq!(threads(), before, "a thread before the first go");
     for go in 0..50 {
-        uci.handle(if go % 2 == 0 { "go depth 1" } else { "go perft 1" });
+        uci.handle(if go % 2 == 0 {
+            "go depth 1"
+        } else {
+            "go perft 1"
+        });
         uci.wait_for_search();
         assert_eq!(threads(), before + 1, "threads after go {go}");
     }

@@ -1,0 +1,127 @@
+"""The engine chapter's matches (engine/): the Stockfish ladder, one row per rung, and the
+matches of the engine against itself (a search change against the commit before it, two threads
+against one), each row as its `reports/match.py` summary gives it."""
+
+from .inputs import HEADER, OUT, read_json, write
+from .nnue import breakable, match_files, match_where
+
+LADDER_GOAL = {"uci_elo": 2600, "score": 0.5, "games": 40, "base_seconds": 10.0,
+               "increment_seconds": 0.1}
+
+
+def stockfish_elo(engine):
+    """The UCI_Elo a Stockfish opponent was limited to, or None for any other engine."""
+    options = {k.lower(): v for k, v in (engine.get("options") or {}).items()}
+    if str(options.get("uci_limitstrength", "")).lower() != "true":
+        return None
+    try:
+        return int(options.get("uci_elo"))
+    except (TypeError, ValueError):
+        return None
+
+
+def played(path):
+    """The summaries `reports/match.py` wrote (they list both engines), with where they are."""
+    for path in match_files(path):
+        m = read_json(path)
+        if len(m.get("engines") or []) == 2:
+            yield path, m
+
+
+def wdl(m):
+    return f"+{m.get('wins', '?')} ={m.get('draws', '?')} -{m.get('losses', '?')}"
+
+
+def games(m):
+    text = f"{m.get('games', '?')}"
+    if not m.get("complete", True):
+        text += f" of {m.get('games_planned', '?')}"
+    return text
+
+
+def elo_text(m):
+    return (m.get("elo") or {}).get("text", "no complete pair")
+
+
+def ladder(header, reports_root):
+    """The rungs played against Stockfish limited by UCI_Elo, by machine and strength, and whether
+    a rung on the issue's terms (40 games or more at 10+0.1 against UCI_Elo 2600) scored half."""
+    rungs = []
+    for path, m in played(reports_root):
+        elo = stockfish_elo(m["engines"][1])
+        if elo is not None:
+            rungs.append((match_where(path).split(",")[0], elo, path, m))
+    if not rungs:
+        return header + ("*No match against Stockfish limited by `UCI_Elo` is committed yet.*\n")
+    text = header + ("| machine | Stockfish's UCI_Elo | time control | games | qbb's wins, draws, "
+                     "losses | score | Elo difference, qbb over Stockfish |\n"
+                     "| --- | ---: | --- | ---: | ---: | ---: | --- |\n")
+    for machine, elo, _path, m in sorted(rungs, key=lambda r: (r[0], r[1], r[3].get("started", ""))):
+        tc = (m.get("time_control") or {}).get("text", "?")
+        text += (f"| {machine} | {elo} | {tc} | {games(m)} | {wdl(m)} | {m.get('score', '?')} | "
+                 f"{elo_text(m)} |\n")
+    goal = LADDER_GOAL
+    on_terms = [m for _machine, elo, _p, m in rungs
+                if elo == goal["uci_elo"] and m.get("games", 0) >= goal["games"]
+                and (m.get("time_control") or {}).get("base_seconds") == goal["base_seconds"]
+                and (m.get("time_control") or {}).get("increment_seconds")
+                == goal["increment_seconds"]]
+    if not on_terms:
+        verdict = (f"No rung against UCI_Elo {goal['uci_elo']} of {goal['games']} games or more "
+                   f"at 10+0.1 is committed yet.")
+    else:
+        best = max(on_terms, key=lambda m: m.get("score", 0))
+        half = best.get("score", 0) >= goal["score"]
+        verdict = (f"Against UCI_Elo {goal['uci_elo']} at 10+0.1 the engine's best committed "
+                   f"score is {best.get('score')} over {best.get('games')} games: "
+                   f"{'at least' if half else 'below'} half the points.")
+    return text + (
+        f"\n{verdict} Each rung is played by `reports/match.sh` with Stockfish 15.1 (Debian's "
+        "`stockfish`) limited by `UCI_LimitStrength`, one thread each, openings from "
+        "`reports/openings.epd` with both colours; the Elo interval comes from the game pairs. "
+        "The command, the binaries' hashes and the games are beside each summary in "
+        "`reports/<machine>/match/`.\n")
+
+
+def self_play(header, reports_root):
+    """The matches of the engine against itself: neither side limited Stockfish, and the NNUE
+    chapter's matches (`Use NNUE`, `EvalFile`) left to that chapter."""
+    rows = []
+    for path, m in played(reports_root):
+        first, second = m["engines"]
+        if stockfish_elo(second) is not None or stockfish_elo(first) is not None:
+            continue
+        options = {k.lower() for e in m["engines"] for k in (e.get("options") or {})}
+        if options & {"use nnue", "evalfile"}:
+            continue
+        rows.append((path, m))
+    if not rows:
+        return header + "*No match of the engine against itself is committed yet.*\n"
+
+    def side(e):
+        options = ", ".join(f"{k}={v}" for k, v in (e.get("options") or {}).items())
+        return breakable(f"{e.get('name', '?')} ({options or 'default options'})")
+
+    text = header + ("| machine, match | first engine | second engine | time control | games | "
+                     "the first's wins, draws, losses | Elo difference, first over second | "
+                     "load average at the start |\n"
+                     "| --- | --- | --- | --- | ---: | ---: | --- | ---: |\n")
+    for path, m in sorted(rows, key=lambda r: r[1].get("started", "")):
+        first, second = m["engines"]
+        tc = (m.get("time_control") or {}).get("text", "?")
+        load = (m.get("machine") or {}).get("load_average_start") or ["?"]
+        text += (f"| {match_where(path)} | {side(first)} | {side(second)} | {tc} | {games(m)} | "
+                 f"{wdl(m)} | {elo_text(m)} | {load[0]} |\n")
+    return text + (
+        "\nEach row as its summary `reports/<machine>/match/<match>/results.json` gives it, in the "
+        "order the matches were played; `results.md` beside it names the binaries (their commit "
+        "and sha256) and `games.pgn` holds the games. The load average is the machine's over the "
+        "minute before the first game: above the two CPUs, other work shared them.\n")
+
+
+def write_engine_matches(reports_root):
+    """engine/: ladder.md and self-play.md."""
+    out = OUT / "engine"
+    source = HEADER.format(source="the match summaries under `reports/*/match/`")
+    write(out / "ladder.md", ladder(source, reports_root))
+    write(out / "self-play.md", self_play(source, reports_root))
