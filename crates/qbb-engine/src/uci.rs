@@ -3,9 +3,9 @@
 //!
 //! The reading thread answers every command at once; `go` hands the search to the search thread
 //! (started at the first `go` and kept), so `stop`, `isready` and `quit` are answered while it
-//! runs. No input ends the process: an
-//! unknown or malformed line is ignored with an `info string` saying why, and an illegal move in
-//! `position ... moves` ends the move list there, with the reason.
+//! runs. No input ends the process: an unknown or malformed line is ignored with an `info string`
+//! saying why, and an illegal move in `position ... moves` ends the move list there, with the
+//! reason.
 
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};

@@ -8,17 +8,10 @@ use qbb_engine::Position;
 use qbb_engine::search::{SearchJob, Searcher};
 use qbb_engine::time::Limits;
 
-/// The threads of this process, from the kernel's count (one read, quick enough to see a thread
-/// that is still exiting).
+mod thread_count;
+
 #[cfg(target_os = "linux")]
-fn threads() -> usize {
-    let status = std::fs::read_to_string("/proc/self/status").expect("the process's status");
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("Threads:"))
-        .and_then(|n| n.trim().parse().ok())
-        .expect("a thread count")
-}
+use thread_count::threads;
 
 #[cfg(target_os = "linux")]
 #[test]

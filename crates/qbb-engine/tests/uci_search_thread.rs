@@ -6,16 +6,10 @@ use std::sync::Arc;
 
 use qbb_engine::uci::{Output, Uci};
 
-/// The threads of this process, from the kernel's count.
+mod thread_count;
+
 #[cfg(target_os = "linux")]
-fn threads() -> usize {
-    let status = std::fs::read_to_string("/proc/self/status").expect("the process's status");
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("Threads:"))
-        .and_then(|n| n.trim().parse().ok())
-        .expect("a thread count")
-}
+use thread_count::threads;
 
 #[cfg(target_os = "linux")]
 #[test]
