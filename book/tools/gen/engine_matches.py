@@ -104,19 +104,23 @@ def self_play(header, reports_root):
 
     text = header + ("| machine, match | first engine | second engine | time control | games | "
                      "the first's wins, draws, losses | Elo difference, first over second | "
-                     "load average at the start |\n"
+                     "load average, start / end |\n"
                      "| --- | --- | --- | --- | ---: | ---: | --- | ---: |\n")
     for path, m in sorted(rows, key=lambda r: r[1].get("started", "")):
         first, second = m["engines"]
         tc = (m.get("time_control") or {}).get("text", "?")
-        load = (m.get("machine") or {}).get("load_average_start") or ["?"]
+        machine = m.get("machine") or {}
+        start = (machine.get("load_average_start") or ["?"])[0]
+        end = (machine.get("load_average_end") or ["?"])[0]
         text += (f"| {match_where(path)} | {side(first)} | {side(second)} | {tc} | {games(m)} | "
-                 f"{wdl(m)} | {elo_text(m)} | {load[0]} |\n")
+                 f"{wdl(m)} | {elo_text(m)} | {start} / {end} |\n")
     return text + (
         "\nEach row as its summary `reports/<machine>/match/<match>/results.json` gives it, in the "
         "order the matches were played; `results.md` beside it names the binaries (their commit "
-        "and sha256) and `games.pgn` holds the games. The load average is the machine's over the "
-        "minute before the first game: above the two CPUs, other work shared them.\n")
+        "and sha256) and `games.pgn` holds the games. The load averages are the machine's over "
+        "the minute before the first game and over the last minute of the match, whose own "
+        "engines count in the second (about one per game played at once, two for the side with "
+        "two threads): far above that, other work shared the CPUs.\n")
 
 
 def write_engine_matches(reports_root):
