@@ -15,6 +15,9 @@ from .svg import GREY, HIGHLIGHT, INK, LIGHT, PLANE, W, Svg, title
 SQUARE_BIT = [1 << (j % 8) for j in range(16)]
 BYTE_OF_SQUARE = [j // 8 for j in range(16)]
 
+# Where a row of sixteen bytes starts, and the width of each.
+X0, CW = 86, 24
+
 
 def cmtst(a, b):
     """`vtstq_u8`: all ones where the bytes share a bit."""
@@ -74,6 +77,19 @@ def byte_row(svg, x0, cw, y, values, label, sub, fill_of, shown=None):
 
 # ---- the weighted pairwise adds that replace the movemask ---------------------------------------
 
+def figure(alt, heading, note):
+    """A figure's canvas with its title; the y below the title."""
+    svg = Svg(W, alt)
+    return svg, title(svg, heading, note)
+
+
+def square_labels(svg, y):
+    """The sixteen squares of a register (a1..h2) under or over its bytes, at `y`."""
+    for i in range(16):
+        svg.text(X0 + i * CW + CW / 2, y, "abcdefgh"[i % 8] + str(i // 8 + 1), size=9,
+                 anchor="middle", mono=True, fill="#555")
+
+
 def addp_gather():
     codes = codes_of(START)
     plane = 1  # P B Q, as chapter 6's figure
@@ -86,14 +102,13 @@ def addp_gather():
     ranks = [byte(planes[plane], 0), byte(planes[plane], 1)]
     assert ranks == [0x2C, 0xFF], [hex(r) for r in ranks]
 
-    svg = Svg(W, "neon from_mailbox: weighted bytes summed by pairwise adds instead of a movemask")
-    y = title(svg, "neon from_mailbox, plane 1: no movemask, three rounds of pairwise adds",
-              "The first of the mailbox's four registers (a1..h2 of the start position); "
-              "the other three go through the same steps beside it.")
-    x0, cw = 86, 24
-    for i in range(16):
-        svg.text(x0 + i * cw + cw / 2, y + 8, "abcdefgh"[i % 8] + str(i // 8 + 1), size=9,
-                 anchor="middle", mono=True, fill="#555")
+    svg, y = figure(
+        "neon from_mailbox: weighted bytes summed by pairwise adds instead of a movemask",
+        "neon from_mailbox, plane 1: no movemask, three rounds of pairwise adds",
+        "The first of the mailbox's four registers (a1..h2 of the start position); "
+        "the other three go through the same steps beside it.")
+    x0, cw = X0, CW
+    square_labels(svg, y + 8)
     y += 12
     y = byte_row(svg, x0, cw, y, codes[:16], "bytes", "codes",
                  lambda i, v: LIGHT[plane] if v & 2 else "#fff")
@@ -166,11 +181,12 @@ def tbl_lookup():
         "the figure must match neon's to_mailbox"
     index, looked, tested, bit = shown
 
-    svg = Svg(W, "tbl with a two-register table: the quad's 32 bytes looked up for 16 squares")
-    y = title(svg, "neon to_mailbox: one tbl reads the whole quad",
-              "Plane 1 for the first mailbox register (a1..h2), start position. The table is the "
-              "quad's two registers, 32 bytes, plane p at bytes 8p..8p+7.")
-    x0, cw = 86, 24
+    svg, y = figure(
+        "tbl with a two-register table: the quad's 32 bytes looked up for 16 squares",
+        "neon to_mailbox: one tbl reads the whole quad",
+        "Plane 1 for the first mailbox register (a1..h2), start position. The table is the "
+        "quad's two registers, 32 bytes, plane p at bytes 8p..8p+7.")
+    x0, cw = X0, CW
     for r in range(2):
         regs = table[16 * r:16 * r + 16]
         heads = [f"bb{2 * r}", f"bb{2 * r + 1}"]
@@ -196,9 +212,7 @@ def tbl_lookup():
     y = byte_row(svg, x0, cw, y, bit, "bit 1", None, lambda i, v: LIGHT[plane] if v else "#fff")
     y = byte_row(svg, x0, cw, y + 12, mailbox[:16], "codes", "all planes",
                  lambda i, v: LIGHT[plane] if v & 2 else "#fff")
-    for i in range(16):
-        svg.text(x0 + i * cw + cw / 2, y + 11, "abcdefgh"[i % 8] + str(i // 8 + 1), size=9,
-                 anchor="middle", mono=True, fill="#555")
+    square_labels(svg, y + 11)
     svg.para(10, y + 30, "Any byte of the result may read any of the 32: the quad needs no "
              "arranging first. Four lookups per register (one per plane) make sixteen squares' "
              "codes; the mailbox is four registers.", size=11.5)
