@@ -3,8 +3,8 @@
 #   - every {{#include}} names a file that exists, and every anchor it names is in that file;
 #   - every image a page shows exists;
 #   - no page carries an unfinished-work marker;
-#   - the technique chapters, dispatch, representations, results and NEON pages type no measured figure
-#     (a ratio, a time per call, a rate) in their own text: every one comes from an include;
+#   - the technique chapters, dispatch, representations, results and NEON pages type no measured
+#     figure (a ratio, a time per call, a rate) in their own text: every one comes from an include;
 #   - every comparative sentence there is marked and holds on the data (tools/claims.py);
 #   - no sentence of twenty words or more appears on more than three built pages (tools/said_once.py);
 #   - `mdbook build` reports no warning and no error (mdbook itself exits 0 on a missing include

@@ -22,9 +22,8 @@ noise floor is a tie.
 A paragraph of a technique chapter (or of the dispatch, representations, results, story, adding
 a backend and NEON pages) that uses a comparative word and carries no marker is a problem too:
 either the comparison is generated (an include), or it is marked and checked, or it is not
-written. A paragraph whose
-comparisons are of something else than this book's measurements (llvm-mca's predictions, given
-in the paragraph; instruction counts; another program) says so with
+written. A paragraph whose comparisons are of something else than this book's measurements
+(llvm-mca's predictions, given in the paragraph; instruction counts; another program) says so with
 `<!-- not measured: WHAT IT COMPARES -->`.
 
 Usage: claims.py BOOK_SRC REPORTS_DIR      (prints one line per problem; exits 1 if any)
