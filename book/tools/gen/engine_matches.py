@@ -3,7 +3,7 @@ matches of the engine against itself (a search change against the commit before 
 against one), each row as its `reports/match.py` summary gives it."""
 
 from .inputs import HEADER, OUT, read_json, write
-from .nnue import breakable, match_files, match_where
+from .nnue import breakable, elo_text, games_played, match_files, match_where
 
 LADDER_GOAL = {"uci_elo": 2600, "score": 0.5, "games": 40, "base_seconds": 10.0,
                "increment_seconds": 0.1}
@@ -32,17 +32,6 @@ def wdl(m):
     return f"+{m.get('wins', '?')} ={m.get('draws', '?')} -{m.get('losses', '?')}"
 
 
-def games(m):
-    text = f"{m.get('games', '?')}"
-    if not m.get("complete", True):
-        text += f" of {m.get('games_planned', '?')}"
-    return text
-
-
-def elo_text(m):
-    return (m.get("elo") or {}).get("text", "no complete pair")
-
-
 def ladder(header, reports_root):
     """The rungs played against Stockfish limited by UCI_Elo, by machine and strength, and whether
     a rung on the issue's terms (40 games or more at 10+0.1 against UCI_Elo 2600) scored half."""
@@ -58,7 +47,7 @@ def ladder(header, reports_root):
                      "| --- | ---: | --- | ---: | ---: | ---: | --- |\n")
     for machine, elo, _path, m in sorted(rungs, key=lambda r: (r[0], r[1], r[3].get("started", ""))):
         tc = (m.get("time_control") or {}).get("text", "?")
-        text += (f"| {machine} | {elo} | {tc} | {games(m)} | {wdl(m)} | {m.get('score', '?')} | "
+        text += (f"| {machine} | {elo} | {tc} | {games_played(m)} | {wdl(m)} | {m.get('score', '?')} | "
                  f"{elo_text(m)} |\n")
     goal = LADDER_GOAL
     on_terms = [m for _machine, elo, _p, m in rungs
@@ -112,7 +101,7 @@ def self_play(header, reports_root):
         machine = m.get("machine") or {}
         start = (machine.get("load_average_start") or ["?"])[0]
         end = (machine.get("load_average_end") or ["?"])[0]
-        text += (f"| {match_where(path)} | {side(first)} | {side(second)} | {tc} | {games(m)} | "
+        text += (f"| {match_where(path)} | {side(first)} | {side(second)} | {tc} | {games_played(m)} | "
                  f"{wdl(m)} | {elo_text(m)} | {start} / {end} |\n")
     return text + (
         "\nEach row as its summary `reports/<machine>/match/<match>/results.json` gives it, in the "

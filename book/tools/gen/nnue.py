@@ -126,6 +126,19 @@ def match_where(path):
     return f"`{parts[at - 1]}`, `{parts[at + 1]}`"
 
 
+def games_played(m):
+    """The games of a reports/match.py summary, and how many were planned if it stopped early."""
+    text = f"{m.get('games', '?')}"
+    if not m.get("complete", True):
+        text += f" of {m.get('games_planned', '?')}"
+    return text
+
+
+def elo_text(m):
+    """A reports/match.py summary's Elo difference with its interval, as it printed it."""
+    return (m.get("elo") or {}).get("text", "no complete pair")
+
+
 def match_row(path, m):
     """One match summary as a row: reports/match.py's results.json (an `engines` list, the Elo
     from game pairs) or the older crates/qbb-engine/tools/match.py summary."""
@@ -135,10 +148,8 @@ def match_row(path, m):
             options = ", ".join(f"{k}={v}" for k, v in (e.get("options") or {}).items())
             return breakable(f"{e.get('name', '?')} ({options or 'default options'})")
         first, second = (m["engines"] + [{}, {}])[:2]
-        games = f"{m.get('games', '?')}"
-        if not m.get("complete", True):
-            games += f" of {m.get('games_planned', '?')}"
-        elo = (m.get("elo") or {}).get("text", "no complete pair")
+        games = games_played(m)
+        elo = elo_text(m)
         tc = (m.get("time_control") or {}).get("text", "?")
     else:
         first = {"name": m.get("engine", "?")}
