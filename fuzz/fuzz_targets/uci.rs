@@ -32,8 +32,10 @@ const GO_CLAMPS: [(&str, u64); 10] = [
 /// The largest values of the options that cost memory or threads (`setoption name N value V`).
 const OPTION_CLAMPS: [(&str, u64); 3] = [("hash", 2), ("threads", 2), ("multipv", 4)];
 
-/// The `go`s of an input that are sent; the later ones are left out.
-const MAX_GOS: usize = 4;
+/// The `go`s of an input that are sent; the later ones are left out. The second meets the first's
+/// search still running or answered, and whatever the lines between changed; a third would only
+/// repeat that, and a `go` (a millisecond at least) is most of an execution's time.
+const MAX_GOS: usize = 2;
 
 /// A search given finite limits answers within them; this is the slack a loaded machine gets.
 const ANSWER_WITHIN: Duration = Duration::from_secs(5);
