@@ -22,7 +22,8 @@ def totals():
         _when, target, secs, count, status = line.split("\t")
         runs[target] += int(count)
         seconds[target] += int(secs)
-        failed[target] += status != "0"
+        # "stopped": interrupted (SIGINT) before its time, without a finding.
+        failed[target] += status not in ("0", "stopped")
     return runs, seconds, failed
 
 
