@@ -368,7 +368,8 @@ mod tests {
         model.output_weights = [[1.0; HIDDEN], [2.0; HIDDEN]];
         model.output_bias = 0.5;
         // us: 0.25 + 0.5 + 0.25 = 1, screlu 1; them: 0.25 + 0.5 - 0.5 = 0.25, screlu 1/16.
-        let y = 128.0 * 1.0 * 1.0 + 128.0 * 0.0625 * 2.0 + 0.5;
+        let lanes = HIDDEN as f32;
+        let y = lanes * 1.0 * 1.0 + lanes * 0.0625 * 2.0 + 0.5;
         assert_eq!(model.eval_cp(&samples[0]), y * 400.0);
         // Past the clip, an accumulator adds nothing more.
         model.feature_weights[12] = [5.0; HIDDEN];

@@ -20,11 +20,18 @@ use crate::model::Model;
 /// trainer prints the largest weights reached, so a limit that binds shows).
 pub const FEATURE_LIMIT: f32 = 1.98;
 
-/// The largest output weight, in float units (`QB` is 1.0): `127 / QB`, so that a quantised
-/// weight is at most 127 and the engine's 16-bit product `v · w` of an activation `v ≤ QA = 255`
-/// is at most 32 385 < 2^15. The `i32` sum of all 256 products `v · (v · w)` is then at most
-/// 256 · 255 · 32 385 = 2 114 092 800 < 2^31: it cannot wrap either.
-pub const OUTPUT_LIMIT: f32 = 127.0 / QB as f32;
+/// The largest output weight, in float units (`QB` is 1.0): `127 / QB` at 128 lanes, so that a
+/// quantised weight is at most 127 and the engine's 16-bit product `v · w` of an activation
+/// `v ≤ QA = 255` is at most 32 385 < 2^15. The `i32` sum of all 256 products `v · (v · w)` is
+/// then at most 256 · 255 · 32 385 = 2 114 092 800 < 2^31: it cannot wrap either. At 256 lanes
+/// there are 512 products, and the weight stops at 64 (512 · 255 · 255 · 64 < 2^31).
+pub const OUTPUT_LIMIT: f32 = OUTPUT_WEIGHT_MAX as f32 / QB as f32;
+
+/// The largest quantised output weight, by the sum's bound above.
+const OUTPUT_WEIGHT_MAX: i32 = {
+    let by_sum = i32::MAX as i64 / (2 * HIDDEN as i64 * (QA * QA) as i64);
+    if by_sum < 127 { by_sum as i32 } else { 127 }
+};
 
 /// The clip of each tensor of [`Model::tensors`]. The output bias needs none: the engine adds it
 /// in `i64`, and reaching `i32`'s range would take an evaluation of millions of pawns.
@@ -145,11 +152,13 @@ mod tests {
         let agreement = compare(&model, &quantise(&model), &samples);
         assert!(agreement.mean_abs < 3.0, "{agreement:?}");
         // Weights eight times larger: rounding errors of the same size weigh more. The output
-        // weights' step, 1/QB, is 400/64 = 6.25 cp per unit of activation, and ~200 active
-        // lanes' errors add up to about ten centipawns on average.
+        // weights' step, 1/QB, is 400/64 = 6.25 cp per unit of activation, and at 128 lanes
+        // ~200 active lanes' errors add up to about ten centipawns on average; the bound grows
+        // with the width.
         let clipped = random_clipped(4);
         let agreement = compare(&clipped, &quantise(&clipped), &samples);
-        assert!(agreement.mean_abs < 20.0, "{agreement:?}");
+        let bound = 20.0 * HIDDEN as f64 / 128.0;
+        assert!(agreement.mean_abs < bound, "{agreement:?}");
     }
 
     #[test]
@@ -181,7 +190,7 @@ mod tests {
                 "{feature_sign} {output_sign}: {agreement:?}"
             );
             let expected = if feature_sign > 0.0 {
-                output_sign * 256.0 * OUTPUT_LIMIT * 400.0
+                output_sign * (2 * HIDDEN) as f32 * OUTPUT_LIMIT * 400.0
             } else {
                 0.0
             };

@@ -30,8 +30,14 @@ use crate::square::{Square, Squares};
 pub const INPUTS: usize = 768;
 
 /// The feature transformer's width per perspective: 128 lanes of `i16` are eight YMM registers,
-/// four ZMM, so a vector backend keeps a whole accumulator in registers while it edits it.
-pub const HIDDEN: usize = 128;
+/// four ZMM, so a vector backend keeps a whole accumulator in registers while it edits it. The
+/// `hidden-256` feature builds 256 lanes instead (the backends then edit an accumulator in two
+/// parts), the width the engine's networks are measured against.
+pub const HIDDEN: usize = if cfg!(feature = "hidden-256") {
+    256
+} else {
+    128
+};
 
 /// The activation's ceiling, and the scale of the feature transformer's weights: 1.0 is `QA`.
 pub const QA: i32 = 255;
@@ -630,7 +636,7 @@ mod tests {
         version[8] = 9;
         assert!(reason(&version).contains("version 9"));
         let mut shape = good;
-        shape[16] = 0;
+        shape[16] ^= 1;
         assert!(reason(&shape).contains("another shape"));
     }
 
