@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Makes the engine's networks from its own games, in one command: self-play data from the engine
+# as built now (its embedded network evaluating, 5,000 nodes a move), then one network 128 lanes
+# wide and one 256 wide trained on the same positions. Everything goes under target/nnue/; a data
+# file already there is kept (the same seed gives the same file, so a stopped run resumes).
+#
+#   crates/qbb-engine/nets/make-networks.sh              # 6 files of 10,000 games (~5.6 M positions)
+#   crates/qbb-engine/nets/make-networks.sh --files 2    # fewer games, for a try
+#
+# Which network becomes `default.nnue` (or `hidden-256.nnue`) is a match's decision, not this
+# script's: see nets/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+
+files=6
+if [ "${1:-}" = --files ] && [ -n "${2:-}" ]; then
+  files=$2
+elif [ $# -gt 0 ]; then
+  echo "usage: $0 [--files N]" >&2
+  exit 2
+fi
+threads=$(nproc)
+games=10000
+nodes=5000
+out=target/nnue
+mkdir -p "$out/data"
+
+cargo build --release -p qbb-engine -p qbb-trainer
+# The trainer of the other width, in its own folder so that the two builds do not replace each other.
+cargo build --release -p qbb-trainer --features hidden-256 --target-dir target/hidden-256
+
+data=()
+for ((i = 0; i < files; i++)); do
+  seed=$((11 + i))
+  file="$out/data/selfplay-nnue-$nodes-seed$seed.txt"
+  if [ ! -f "$file" ]; then
+    target/release/qbb-engine datagen --games "$games" --nodes "$nodes" --seed "$seed" \
+      --eval nnue --threads "$threads" --out "$file.part"
+    mv "$file.part" "$file"
+  fi
+  data+=("$file")
+done
+
+# Two training threads whatever the machine: a training run is repeatable for a thread count.
+train() {
+  "$1" "${data[@]}" --out "$2" --epochs 20 --batch-size 16384 --wdl 0 --threads 2
+}
+train target/release/qbb-train "$out/qbb-128.nnue"
+train target/hidden-256/release/qbb-train "$out/qbb-256.nnue"
+echo "networks: $out/qbb-128.nnue and $out/qbb-256.nnue, from ${#data[@]} data file(s)"
