@@ -70,6 +70,20 @@ class EngineMatches(unittest.TestCase):
         text = ladder("", root)
         self.assertLess(text.index("| 2400 |"), text.index("| 2800 |"))
 
+    def test_each_binarys_ladder_stays_together(self):
+        def rung(elo, binary, started):
+            m = summary(dict(QBB, sha256=binary * 64), stockfish(elo))
+            m.update(started=started)
+            return m
+        root = self.reports({"old-2400": rung(2400, "a", "2026-01-01T01"),
+                             "old-2800": rung(2800, "a", "2026-01-01T02"),
+                             "new-2600": rung(2600, "b", "2026-01-02T01"),
+                             "new-2400": rung(2400, "b", "2026-01-02T02")})
+        rows = [line.split(" | ")[1:3] for line in ladder("", root).splitlines()
+                if line.startswith("| `amd-test`")]
+        self.assertEqual(rows, [["aaaaaaaa", "2400"], ["aaaaaaaa", "2800"],
+                                ["bbbbbbbb", "2400"], ["bbbbbbbb", "2600"]])
+
     def test_self_play_leaves_out_the_ladder_and_the_networks(self):
         threads = summary({"name": "t2", "options": {"Threads": "2"}},
                           {"name": "t1", "options": {"Threads": "1"}})

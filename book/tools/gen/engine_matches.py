@@ -32,9 +32,16 @@ def wdl(m):
     return f"+{m.get('wins', '?')} ={m.get('draws', '?')} -{m.get('losses', '?')}"
 
 
+def binary_of(m):
+    """The first engine's binary, by the start of its sha256 (the commit checked out when a match
+    started need not be the one the binary was built from)."""
+    return (m["engines"][0].get("sha256") or "?")[:8]
+
+
 def ladder(header, reports_root):
-    """The rungs played against Stockfish limited by UCI_Elo, by machine and strength, and whether
-    a rung on the issue's terms (40 games or more at 10+0.1 against UCI_Elo 2600) scored half."""
+    """The rungs played against Stockfish limited by UCI_Elo, by machine, then by the engine's
+    binary (its ladders in the order they were first played), then by strength; and whether a
+    rung on the issue's terms (40 games or more at 10+0.1 against UCI_Elo 2600) scored half."""
     rungs = []
     for path, m in played(reports_root):
         elo = stockfish_elo(m["engines"][1])
@@ -42,13 +49,22 @@ def ladder(header, reports_root):
             rungs.append((match_where(path).split(",")[0], elo, path, m))
     if not rungs:
         return header + ("*No match against Stockfish limited by `UCI_Elo` is committed yet.*\n")
-    text = header + ("| machine | Stockfish's UCI_Elo | time control | games | qbb's wins, draws, "
-                     "losses | score | Elo difference, qbb over Stockfish |\n"
-                     "| --- | ---: | --- | ---: | ---: | ---: | --- |\n")
-    for machine, elo, _path, m in sorted(rungs, key=lambda r: (r[0], r[1], r[3].get("started", ""))):
+    first_played = {}
+    for machine, _elo, _path, m in rungs:
+        key = (machine, binary_of(m))
+        first_played[key] = min(first_played.get(key, "~"), m.get("started", ""))
+
+    def order(rung):
+        machine, elo, _path, m = rung
+        return machine, first_played[(machine, binary_of(m))], elo, m.get("started", "")
+
+    text = header + ("| machine | qbb's binary (sha256) | Stockfish's UCI_Elo | time control | games | qbb's "
+                     "wins, draws, losses | score | Elo difference, qbb over Stockfish |\n"
+                     "| --- | --- | ---: | --- | ---: | ---: | ---: | --- |\n")
+    for machine, elo, _path, m in sorted(rungs, key=order):
         tc = (m.get("time_control") or {}).get("text", "?")
-        text += (f"| {machine} | {elo} | {tc} | {games_played(m)} | {wdl(m)} | {m.get('score', '?')} | "
-                 f"{elo_text(m)} |\n")
+        text += (f"| {machine} | {binary_of(m)} | {elo} | {tc} | {games_played(m)} | {wdl(m)} | "
+                 f"{m.get('score', '?')} | {elo_text(m)} |\n")
     goal = LADDER_GOAL
     on_terms = [m for _machine, elo, _p, m in rungs
                 if elo == goal["uci_elo"] and m.get("games", 0) >= goal["games"]
@@ -69,7 +85,8 @@ def ladder(header, reports_root):
         "`stockfish`) limited by `UCI_LimitStrength`, one thread each, openings from "
         "`reports/openings.epd` with both colours; the Elo interval comes from the game pairs. "
         "The command, the binaries' hashes and the games are beside each summary in "
-        "`reports/<machine>/match/`.\n")
+        "`reports/<machine>/match/`; rows of one binary (the start of its sha256) are one "
+        "version of the engine.\n")
 
 
 def self_play(header, reports_root):

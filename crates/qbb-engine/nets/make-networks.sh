@@ -4,7 +4,7 @@
 # wide and one 256 wide trained on the same positions. Everything goes under target/nnue/; a data
 # file already there is kept (the same seed gives the same file, so a stopped run resumes).
 #
-#   crates/qbb-engine/nets/make-networks.sh              # 6 files of 10,000 games (~5.6 M positions)
+#   crates/qbb-engine/nets/make-networks.sh              # 6 files of 10,000 games (~5.7 M positions)
 #   crates/qbb-engine/nets/make-networks.sh --files 2    # fewer games, for a try
 #
 # Which network becomes `default.nnue` (or `hidden-256.nnue`) is a match's decision, not this
