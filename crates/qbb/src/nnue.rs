@@ -32,7 +32,7 @@ pub const INPUTS: usize = 768;
 /// The feature transformer's width per perspective: 128 lanes of `i16` are eight YMM registers,
 /// four ZMM, so a vector backend keeps a whole accumulator in registers while it edits it. The
 /// `hidden-256` feature builds 256 lanes instead (the backends then edit an accumulator in two
-/// parts), the width the engine's networks are measured against.
+/// parts): the other width the engine's networks are measured at.
 pub const HIDDEN: usize = if cfg!(feature = "hidden-256") {
     256
 } else {
