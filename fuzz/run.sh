@@ -46,8 +46,8 @@ for target in "${targets[@]}"; do
     seconds_run=$(($(date +%s) - started))
   fi
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
-  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${seconds_run:-$seconds}" "$runs" "$status" \
-    >>counts.tsv
+  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${seconds_run:-$seconds}" \
+    "$runs" "$status" >>counts.tsv
   if [ "$status" = stopped ]; then
     echo "fuzz: $target stopped after $runs executions, no crash"
     exit 0
