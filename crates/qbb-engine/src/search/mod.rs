@@ -7,9 +7,10 @@
 //! and evaluation included, runs inside code compiled with the backend's features, where the
 //! backend's routines inline.
 //!
-//! Besides the textbook alpha-beta: check extension, null-move pruning, reverse futility and
-//! futility pruning near the leaves, late move reductions, mate distance pruning, aspiration
-//! windows, and draws by repetition, the fifty-move rule and insufficient material.
+//! Besides the textbook alpha-beta: check extension, null-move pruning, reverse futility,
+//! futility and late move pruning near the leaves, late move reductions, internal iterative
+//! reduction, mate distance pruning, aspiration windows, and draws by repetition, the fifty-move
+//! rule and insufficient material.
 //!
 //! With the Threads option above one the search is Lazy SMP: helper threads search the same root
 //! at the same time, each with its own move ordering and its own line, and share only the
@@ -149,6 +150,9 @@ pub struct Searcher {
     pickers: Vec<MovePicker>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// The static evaluation of the current line's node at each ply (`-INFINITY` in check),
+    /// to see whether the side to move stands better than at its turn before.
+    static_evals: [Score; MAX_PLY + 1],
     /// The hashes of the game and of the path from the root to the current node.
     path: Vec<u64>,
     /// The root moves this search may play (empty: all of them).
@@ -213,6 +217,7 @@ impl Searcher {
             pickers: (0..=MAX_PLY).map(|_| MovePicker::default()).collect(),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
+            static_evals: [-INFINITY; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
             root_moves: Vec::new(),
             multi_pv: 1,
@@ -717,6 +722,8 @@ impl Searcher {
         } else {
             self.evaluator.evaluate(backend, ply, pos)
         };
+        self.static_evals[ply] = static_eval;
+        let improving = self.improving(ply);
 
         if !is_pv && !in_check && !is_mate(beta) {
             // Reverse futility: so far above beta that a shallow search will not come back down.
@@ -736,11 +743,15 @@ impl Searcher {
             }
         }
 
+        // Internal iterative reduction: a node no earlier search left a move for is searched a
+        // ply shallower, its moves being ordered blind; the next iteration comes back to it
+        // with the move this one stores.
+        let depth = depth - i32::from(depth >= 4 && tt_move == Move::NULL);
+
         if !self.order_moves(backend, attacks, pos, tt_move, ply) {
             return if in_check { mated_in(ply) } else { DRAW };
         }
 
-        let futility_margin = 100 + 120 * depth;
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         self.path.push(hash);
@@ -752,15 +763,13 @@ impl Searcher {
             let (child, delta) = pos.make_move_with_delta(backend, mv);
             let gives_check = child.in_check(backend);
 
-            // Futility: near the leaves, a quiet move cannot lift a hopeless score to alpha.
             if !is_pv
                 && !in_check
                 && !tactical
                 && !gives_check
-                && depth <= 3
                 && index > 0
                 && !is_mate(alpha)
-                && static_eval + futility_margin <= alpha
+                && prunes_quiet(depth, index, improving, static_eval, alpha)
             {
                 continue;
             }
@@ -775,7 +784,7 @@ impl Searcher {
                 // Late quiet moves are searched shallower first; any surprise is re-searched.
                 let reduction =
                     if depth >= 3 && index >= 3 && !tactical && !in_check && !gives_check {
-                        self.reduction(depth, index, new_depth, is_pv)
+                        self.reduction(depth, index, new_depth, is_pv, improving)
                     } else {
                         0
                     };
@@ -808,6 +817,18 @@ impl Searcher {
         best_score
     }
 
+    /// Whether the side to move at `ply` stands better than at its turn before, by their static
+    /// evaluations: never in check; always near the root, or when that turn was in check and
+    /// had no evaluation.
+    #[inline(always)]
+    fn improving(&self, ply: usize) -> bool {
+        let now = self.static_evals[ply];
+        now != -INFINITY
+            && (ply < 2
+                || self.static_evals[ply - 2] == -INFINITY
+                || now > self.static_evals[ply - 2])
+    }
+
     /// Generates the moves of the node at `ply` into its picker (at the root only those the
     /// search may play) and scores them for ordering; false when there are none.
     #[inline(always)]
@@ -828,17 +849,27 @@ impl Searcher {
             return false;
         }
         let ordering = &self.ordering;
-        picker.score_with(|mv| ordering.score(pos, mv, tt_move, ply));
+        picker.score_with(|mv| ordering.score_with_exchange(backend, pos, mv, tt_move, ply));
         self.ordering.clear_killers(ply + 1);
         true
     }
 
     /// How many plies shallower a late quiet move is searched first (the `index`th move of a
-    /// node `depth` deep, whose children are searched `new_depth` deep).
+    /// node `depth` deep, whose children are searched `new_depth` deep): less in the principal
+    /// variation, more when the side to move is not improving.
     #[inline(always)]
-    fn reduction(&self, depth: i32, index: usize, new_depth: i32, is_pv: bool) -> i32 {
+    fn reduction(
+        &self,
+        depth: i32,
+        index: usize,
+        new_depth: i32,
+        is_pv: bool,
+        improving: bool,
+    ) -> i32 {
         let r = i32::from(self.lmr[depth.min(63) as usize][index.min(63)]);
-        (r - i32::from(is_pv)).min(new_depth - 1).max(0)
+        (r - i32::from(is_pv) + i32::from(!improving))
+            .min(new_depth - 1)
+            .max(0)
     }
 
     /// Stores a node's result in the transposition table: its best score (at least `beta`: a
@@ -1059,6 +1090,31 @@ impl Searcher {
         }
         best_score
     }
+}
+
+/// Whether a quiet move of a node `depth` deep, the `index`th tried, is pruned unsearched, at a
+/// node of the null window that is not in check and where the move gives none.
+#[inline(always)]
+fn prunes_quiet(
+    depth: i32,
+    index: usize,
+    improving: bool,
+    static_eval: Score,
+    alpha: Score,
+) -> bool {
+    // Futility: near the leaves, a quiet move cannot lift a hopeless score to alpha.
+    (depth <= 3 && static_eval + 100 + 120 * depth <= alpha)
+        // Late move pruning: near the leaves, the quiet moves ordered last are not searched at
+        // all (fewer when the side to move is not improving).
+        || (depth <= 7 && index >= late_move_limit(depth, improving))
+}
+
+/// How many moves of a node `depth` deep are tried before its remaining quiet moves are pruned:
+/// the count grows with the square of the depth, and is halved when the side to move is not
+/// improving.
+#[inline(always)]
+fn late_move_limit(depth: i32, improving: bool) -> usize {
+    ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize
 }
 
 /// Leaves in `moves`, the root's, those the search may play: the moves of `only` (all when it is

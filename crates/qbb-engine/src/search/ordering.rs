@@ -3,12 +3,12 @@
 //! The order: the transposition table's move (the best of an earlier search of this position),
 //! captures and queen promotions by MVV-LVA (most valuable victim first, least valuable attacker
 //! among equals), the two killer moves of this ply (quiet moves that cut off at a sibling node),
-//! then the other quiet moves by their history (how often they cut off anywhere), and
-//! under-promotions last. Moves are picked one at a time (a selection sort step), because a cut
-//! usually comes before the list is half done.
+//! then the other quiet moves by their history (how often they cut off anywhere), captures that
+//! lose material once the recaptures are played out (the static exchange evaluation,
+//! [`loses_material`]), and under-promotions last. Moves are picked one at a time (a selection
+//! sort step), because a cut usually comes before the list is half done.
 //!
-//! The static exchange evaluation of a capture ([`loses_material`]) is not part of the order: the
-//! quiescence search uses it to skip captures that lose material.
+//! The quiescence search orders by MVV-LVA alone: it skips the captures that lose material.
 
 use qbb::{Backend, Color, PieceType};
 
@@ -22,7 +22,10 @@ const KILLER_FIRST: i32 = 1_000_001;
 const KILLER_SECOND: i32 = 1_000_000;
 /// History scores stay within plus or minus this.
 pub const HISTORY_MAX: i32 = 16_384;
-const UNDERPROMOTION: i32 = -2 * HISTORY_MAX;
+/// Below every quiet move, whatever its history; losing captures among themselves by MVV-LVA
+/// (which stays under `HISTORY_MAX`).
+const LOSING_CAPTURE: i32 = -3 * HISTORY_MAX;
+const UNDERPROMOTION: i32 = -5 * HISTORY_MAX;
 
 /// Whether a move changes the material (capture or promotion): such moves are ordered by
 /// MVV-LVA and never reduced or pruned as quiet moves are.
@@ -107,6 +110,28 @@ impl OrderingTables {
             KILLER_SECOND
         } else {
             self.history_of(pos.side_to_move(), mv)
+        }
+    }
+
+    /// The ordering score of `mv` at a node of the main search: as [`Self::score`], with the
+    /// captures that lose material after the quiet moves.
+    #[inline(always)]
+    pub fn score_with_exchange<B: Backend>(
+        &self,
+        b: B,
+        pos: &Position,
+        mv: Move,
+        tt_move: Move,
+        ply: usize,
+    ) -> i32 {
+        if mv != tt_move
+            && mv.is_capture()
+            && mv.promotion().is_none()
+            && loses_material(b, pos, mv)
+        {
+            LOSING_CAPTURE + mvv_lva(pos, mv)
+        } else {
+            self.score(pos, mv, tt_move, ply)
         }
     }
 
