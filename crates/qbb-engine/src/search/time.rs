@@ -79,9 +79,9 @@ impl TimeBudget {
             remaining * 3 / 4
         };
         let hard = (share * 3).min(ceiling).max(1);
-        // An iteration takes about twice as long as the previous one: starting one after 60% of
-        // the share would mostly overrun it.
-        let soft = (share * 6 / 10).min(hard).max(1);
+        // No iteration starts once the share is spent; the one running may go on to the hard
+        // deadline.
+        let soft = share.min(hard).max(1);
         TimeBudget {
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
@@ -126,7 +126,7 @@ mod tests {
         let black = TimeBudget::new(&limits, Color::Black, OVERHEAD);
         // White: 59_990 / 30 + 750 = 2_749 ms share.
         assert_eq!(white.hard, ms(2_749 * 3));
-        assert_eq!(white.soft, ms(2_749 * 6 / 10));
+        assert_eq!(white.soft, ms(2_749));
         // Black has 990 ms: share 33, never more than three quarters of the clock.
         assert_eq!(black.hard, ms(99));
         assert!(black.hard.unwrap() < Duration::from_millis(990 * 3 / 4));
