@@ -8,9 +8,9 @@
 //! backend's routines inline.
 //!
 //! Besides the textbook alpha-beta: check extension, null-move pruning, reverse futility,
-//! futility and late move pruning near the leaves, pruning of captures that lose material near
-//! the leaves, late move reductions, internal iterative reduction, mate distance pruning,
-//! aspiration windows, and draws by repetition, the fifty-move rule and insufficient material.
+//! futility and late move pruning near the leaves, late move reductions, internal iterative
+//! reduction, mate distance pruning, aspiration windows, and draws by repetition, the fifty-move
+//! rule and insufficient material.
 //!
 //! With the Threads option above one the search is Lazy SMP: helper threads search the same root
 //! at the same time, each with its own move ordering and its own line, and share only the
@@ -33,7 +33,7 @@ use crate::board::{Move, MoveList, Position};
 use crate::eval::insufficient_material;
 use crate::eval::nnue::Evaluator;
 use crate::eval::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
-use ordering::{MovePicker, OrderingTables, PieceTo, is_tactical, loses_material};
+use ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use see::{PIECE_VALUE, victim};
 use time::{Limits, TimeBudget};
 use tt::{Bound, Entry, TranspositionTable};
@@ -153,8 +153,6 @@ pub struct Searcher {
     /// The static evaluation of the current line's node at each ply (`-INFINITY` in check),
     /// to see whether the side to move stands better than at its turn before.
     static_evals: [Score; MAX_PLY + 1],
-    /// The move the current line makes at each ply, as continuation history keys it.
-    moved: [PieceTo; MAX_PLY + 1],
     /// The hashes of the game and of the path from the root to the current node.
     path: Vec<u64>,
     /// The root moves this search may play (empty: all of them).
@@ -220,7 +218,6 @@ impl Searcher {
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             static_evals: [-INFINITY; MAX_PLY + 1],
-            moved: [PieceTo::NONE; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
             root_moves: Vec::new(),
             multi_pv: 1,
@@ -736,10 +733,7 @@ impl Searcher {
             // Null move: if passing still fails high, a real move would too (not in pawn
             // endings, where passing can be the only bad option: zugzwang).
             if allow_null && depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
-                // The further above beta, the shallower the proof the pass needs.
-                let reduction = 3 + depth / 6 + ((static_eval - beta) / 200).min(3);
-                let score =
-                    self.null_move_score(backend, attacks, pos, beta, depth - reduction, ply);
+                let score = self.null_move_score(backend, attacks, pos, beta, depth, ply);
                 if self.aborted {
                     return 0;
                 }
@@ -769,19 +763,18 @@ impl Searcher {
             let (child, delta) = pos.make_move_with_delta(backend, mv);
             let gives_check = child.in_check(backend);
 
-            if !is_pv && !in_check && !gives_check && index > 0 && !is_mate(alpha) {
-                let prunes = if tactical {
-                    prunes_capture(backend, pos, mv, depth)
-                } else {
-                    prunes_quiet(depth, index, improving, static_eval, alpha)
-                };
-                if prunes {
-                    continue;
-                }
+            if !is_pv
+                && !in_check
+                && !tactical
+                && !gives_check
+                && index > 0
+                && !is_mate(alpha)
+                && prunes_quiet(depth, index, improving, static_eval, alpha)
+            {
+                continue;
             }
 
             self.evaluator.make_move(backend, ply, pos, &delta);
-            self.moved[ply] = PieceTo::of(pos, mv);
             let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
             let window = (alpha, beta);
@@ -811,9 +804,8 @@ impl Searcher {
                     if score >= beta {
                         if !tactical {
                             let tried = self.pickers[ply].handed_out();
-                            let before = self.moves_before(ply);
                             self.ordering
-                                .reward_cutoff(pos, mv, tried, (depth, ply), before);
+                                .reward_cutoff(pos.side_to_move(), mv, tried, depth, ply);
                         }
                         break;
                     }
@@ -837,16 +829,6 @@ impl Searcher {
                 || now > self.static_evals[ply - 2])
     }
 
-    /// The moves of the current line one and two plies before `ply`.
-    #[inline(always)]
-    fn moves_before(&self, ply: usize) -> [PieceTo; 2] {
-        let at = |back: usize| {
-            ply.checked_sub(back)
-                .map_or(PieceTo::NONE, |p| self.moved[p])
-        };
-        [at(1), at(2)]
-    }
-
     /// Generates the moves of the node at `ply` into its picker (at the root only those the
     /// search may play) and scores them for ordering; false when there are none.
     #[inline(always)]
@@ -858,7 +840,6 @@ impl Searcher {
         tt_move: Move,
         ply: usize,
     ) -> bool {
-        let before = self.moves_before(ply);
         let picker = &mut self.pickers[ply];
         pos.generate_moves_by(backend, attacks, picker.list());
         if ply == 0 {
@@ -868,8 +849,7 @@ impl Searcher {
             return false;
         }
         let ordering = &self.ordering;
-        picker
-            .score_with(|mv| ordering.score_with_exchange(backend, pos, mv, tt_move, ply, before));
+        picker.score_with(|mv| ordering.score_with_exchange(backend, pos, mv, tt_move, ply));
         self.ordering.clear_killers(ply + 1);
         true
     }
@@ -922,7 +902,7 @@ impl Searcher {
     }
 
     /// The score of passing at the node at `ply` (a null move), searched with a null window at
-    /// `beta` as if the node were `depth` deep, for the node's side.
+    /// `beta` and a reduced depth, for the node's side.
     #[inline(always)]
     fn null_move_score<B: Backend, A: AttackSource>(
         &mut self,
@@ -933,12 +913,12 @@ impl Searcher {
         depth: i32,
         ply: usize,
     ) -> Score {
+        let reduction = 3 + depth / 6;
         let child = pos.make_null_move();
         self.evaluator.make_null_move(ply);
-        self.moved[ply] = PieceTo::NONE;
         self.path.push(pos.hash());
         // No second null move in a row: two passes would search the node itself, shallower.
-        let child_depth = depth - 1;
+        let child_depth = depth - 1 - reduction;
         let score = -self.search(
             backend,
             attacks,
@@ -1078,8 +1058,7 @@ impl Searcher {
         }
 
         let ordering = &self.ordering;
-        let before = [PieceTo::NONE; 2];
-        picker.score_with(|mv| ordering.score(pos, mv, Move::NULL, MAX_PLY, before));
+        picker.score_with(|mv| ordering.score(pos, mv, Move::NULL, MAX_PLY));
         while let Some(mv) = self.pickers[ply].next_best() {
             if !in_check && mv.promotion().is_none() {
                 // Delta pruning: even winning this piece for free would not reach alpha.
@@ -1111,21 +1090,6 @@ impl Searcher {
         }
         best_score
     }
-}
-
-/// Whether a capture or promotion of a node `depth` deep is pruned unsearched, at a node of the
-/// null window that is not in check and where the move gives none: near the leaves, a capture
-/// that loses more than a pawn a ply once the recaptures are played out.
-#[inline(always)]
-fn prunes_capture<B: Backend>(backend: B, pos: &Position, mv: Move, depth: i32) -> bool {
-    let margin = -100 * depth;
-    let value = |kind: Option<qbb::PieceType>| kind.map_or(0, |k| PIECE_VALUE[k.index()]);
-    // The exchange never loses more than the capturing piece less its victim.
-    let worst = value(victim(pos, mv)) - value(pos.piece_on(mv.from()));
-    depth <= 4
-        && mv.promotion().is_none()
-        && worst < margin
-        && see::exchange(backend, pos, mv) < margin
 }
 
 /// Whether a quiet move of a node `depth` deep, the `index`th tried, is pruned unsearched, at a

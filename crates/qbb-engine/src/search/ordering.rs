@@ -3,9 +3,7 @@
 //! The order: the transposition table's move (the best of an earlier search of this position),
 //! captures and queen promotions by MVV-LVA (most valuable victim first, least valuable attacker
 //! among equals), the two killer moves of this ply (quiet moves that cut off at a sibling node),
-//! then the other quiet moves by their history (how often they cut off anywhere, plus how often
-//! they cut off as the reply to the move before and as the follow-up of the one before that:
-//! continuation history), captures that
+//! then the other quiet moves by their history (how often they cut off anywhere), captures that
 //! lose material once the recaptures are played out (the static exchange evaluation,
 //! [`loses_material`]), and under-promotions last. Moves are picked one at a time (a selection
 //! sort step), because a cut usually comes before the list is half done.
@@ -58,51 +56,19 @@ pub fn mvv_lva(pos: &Position, mv: Move) -> i32 {
     10 * (victim + promotion) - attacker
 }
 
-/// How many keys [`PieceTo`] has besides `NONE`: a piece type and a square.
-const PIECE_TO: usize = 6 * 64;
-
-/// A move as continuation history keys it: the kind of piece that moved and the square (relative
-/// to its side) it went to. The two moves before a node key the history of its quiet moves: a
-/// reply that refuted a move once tends to refute it again wherever it is played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PieceTo(u16);
-
-impl PieceTo {
-    /// No move: before the root, and a null move.
-    pub const NONE: PieceTo = PieceTo(PIECE_TO as u16);
-
-    /// `mv` of the side to move in `pos`.
-    #[inline(always)]
-    pub fn of(pos: &Position, mv: Move) -> PieceTo {
-        pos.piece_on(mv.from()).map_or(PieceTo::NONE, |kind| {
-            PieceTo((kind.index() * 64 + mv.to().index()) as u16)
-        })
-    }
-
-    #[inline(always)]
-    fn index(self) -> usize {
-        usize::from(self.0)
-    }
-}
-
-/// Killer moves per ply, history per side and from/to square, and continuation history per
-/// move before and quiet move, kept across the nodes of one search (history also across
-/// searches of one game, aged at each new search; continuation history until a new game).
+/// Killer moves per ply and history per side and from/to square, kept across the nodes of one
+/// search (history also across searches of one game, aged at each new search).
 #[derive(Debug)]
 pub struct OrderingTables {
     killers: [[Move; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 64]; 64]; 2]>,
-    /// Indexed by the move before (`NONE`'s row stays zero) and the quiet move.
-    continuation: Box<[[i32; PIECE_TO + 1]; PIECE_TO + 1]>,
 }
 
 impl Default for OrderingTables {
     fn default() -> OrderingTables {
-        let continuation = vec![[0; PIECE_TO + 1]; PIECE_TO + 1].into_boxed_slice();
         OrderingTables {
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
-            continuation: continuation.try_into().expect("the table's size"),
         }
     }
 }
@@ -129,17 +95,9 @@ impl OrderingTables {
         }
     }
 
-    /// The ordering score of `mv` at this node, which the moves `before` (one and two plies up)
-    /// led to.
+    /// The ordering score of `mv` at this node.
     #[inline(always)]
-    pub fn score(
-        &self,
-        pos: &Position,
-        mv: Move,
-        tt_move: Move,
-        ply: usize,
-        before: [PieceTo; 2],
-    ) -> i32 {
+    pub fn score(&self, pos: &Position, mv: Move, tt_move: Move, ply: usize) -> i32 {
         if mv == tt_move {
             TT_MOVE
         } else if mv.promotion().is_some_and(|p| p != PieceType::Queen) {
@@ -151,16 +109,8 @@ impl OrderingTables {
         } else if mv == self.killers[ply][1] {
             KILLER_SECOND
         } else {
-            self.quiet_score(pos, mv, before)
+            self.history_of(pos.side_to_move(), mv)
         }
-    }
-
-    /// A quiet move's history: its own and its continuation history after the moves `before`.
-    #[inline(always)]
-    fn quiet_score(&self, pos: &Position, mv: Move, before: [PieceTo; 2]) -> i32 {
-        let moved = PieceTo::of(pos, mv).index();
-        let [one, two] = before.map(|b| self.continuation[b.index()][moved]);
-        self.history_of(pos.side_to_move(), mv) + one + two
     }
 
     /// The ordering score of `mv` at a node of the main search: as [`Self::score`], with the
@@ -173,7 +123,6 @@ impl OrderingTables {
         mv: Move,
         tt_move: Move,
         ply: usize,
-        before: [PieceTo; 2],
     ) -> i32 {
         if mv != tt_move
             && mv.is_capture()
@@ -182,7 +131,7 @@ impl OrderingTables {
         {
             LOSING_CAPTURE + mvv_lva(pos, mv)
         } else {
-            self.score(pos, mv, tt_move, ply, before)
+            self.score(pos, mv, tt_move, ply)
         }
     }
 
@@ -191,50 +140,28 @@ impl OrderingTables {
         self.history[side.index()][mv.from().index()][mv.to().index()]
     }
 
-    /// A quiet move of `pos` cut off at `ply` with `depth` left, after the moves `before`: make
-    /// it a killer and reward its histories; the quiet moves tried before it (among `tried`,
-    /// which ends with `mv`) did not cut off and lose as much.
-    pub fn reward_cutoff(
-        &mut self,
-        pos: &Position,
-        mv: Move,
-        tried: &[Move],
-        (depth, ply): (i32, usize),
-        before: [PieceTo; 2],
-    ) {
+    /// A quiet move cut off at `ply` with `depth` left: make it a killer and reward its history;
+    /// the quiet moves tried before it (among `tried`, which ends with `mv`) did not cut off and
+    /// lose as much.
+    pub fn reward_cutoff(&mut self, side: Color, mv: Move, tried: &[Move], depth: i32, ply: usize) {
         if self.killers[ply][0] != mv {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = mv;
         }
         let bonus = (depth * depth).min(HISTORY_MAX / 4);
-        self.nudge(pos, mv, bonus, before);
+        self.nudge(side, mv, bonus);
         for &other in tried.iter().filter(|&&m| m != mv && !is_tactical(m)) {
-            self.nudge(pos, other, -bonus, before);
+            self.nudge(side, other, -bonus);
         }
     }
 
-    /// Moves the history scores of quiet move `mv` towards plus or minus `HISTORY_MAX` by
-    /// `bonus`, less the further each already is (so scores stay bounded and recent results
-    /// weigh more).
+    /// Moves a history score towards plus or minus `HISTORY_MAX` by `bonus`, less the further it
+    /// already is (so scores stay bounded and recent results weigh more).
     #[inline]
-    fn nudge(&mut self, pos: &Position, mv: Move, bonus: i32, before: [PieceTo; 2]) {
-        let side = pos.side_to_move().index();
-        gravitate(
-            &mut self.history[side][mv.from().index()][mv.to().index()],
-            bonus,
-        );
-        let moved = PieceTo::of(pos, mv).index();
-        for b in before.into_iter().filter(|&b| b != PieceTo::NONE) {
-            gravitate(&mut self.continuation[b.index()][moved], bonus);
-        }
+    fn nudge(&mut self, side: Color, mv: Move, bonus: i32) {
+        let entry = &mut self.history[side.index()][mv.from().index()][mv.to().index()];
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
     }
-}
-
-/// Moves a history score towards plus or minus `HISTORY_MAX` by `bonus`, less the further it
-/// already is.
-#[inline]
-fn gravitate(entry: &mut i32, bonus: i32) {
-    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
 }
 
 /// A node's moves with their ordering scores, handed out best first. The searcher keeps one per
