@@ -162,16 +162,12 @@ pub struct Searcher {
     multi_pv: usize,
     excluded: Vec<Move>,
     nodes: u64,
-    /// The nodes this search spent under each root move (by its from and to squares): how sure
-    /// the search is of its best move, for the clock.
-    root_move_nodes: Box<[u64; 64 * 64]>,
     seldepth: usize,
     stop: Arc<AtomicBool>,
     /// The time this search may take, and when it runs out: no new iteration after the soft
-    /// deadline, no node after the hard one. Both count from when the clock started (none while
-    /// pondering).
+    /// deadline, no node after the hard one (none while pondering).
     budget: TimeBudget,
-    clock_started: Option<Instant>,
+    soft_deadline: Option<Instant>,
     deadline: Option<Instant>,
     pondering: bool,
     ponderhit: Arc<AtomicBool>,
@@ -227,11 +223,10 @@ impl Searcher {
             multi_pv: 1,
             excluded: Vec::new(),
             nodes: 0,
-            root_move_nodes: Box::new([0; 64 * 64]),
             seldepth: 0,
             stop: Arc::new(AtomicBool::new(false)),
             budget: TimeBudget::UNLIMITED,
-            clock_started: None,
+            soft_deadline: None,
             deadline: None,
             pondering: false,
             ponderhit: Arc::new(AtomicBool::new(false)),
@@ -458,8 +453,6 @@ impl Searcher {
         // The lines of the last depth searched, best first: where the next depth's windows
         // start.
         let mut lines: Vec<Line> = Vec::new();
-        let mut previous_best = Move::NULL;
-        let mut best_move_changes = 0.0;
         for depth in first_depth..=max_depth {
             if root_moves.is_empty() {
                 break;
@@ -512,22 +505,12 @@ impl Searcher {
                     pv: pv_text(backend, root, &found_line.moves, chess960),
                 });
             }
-            let best = line[0];
-            best_move_changes =
-                best_move_changes / 2.0 + f64::from(u8::from(best != previous_best));
-            previous_best = best;
             lines = found;
             if self.aborted {
                 break;
             }
             self.poll_ponderhit();
-            let best_move_nodes =
-                self.root_move_nodes[root_move_index(best)] as f64 / self.nodes.max(1) as f64;
-            let soft = self.budget.soft_after(best_move_nodes, best_move_changes);
-            let past_soft = self
-                .clock_started
-                .zip(soft)
-                .is_some_and(|(started, soft)| started.elapsed() >= soft);
+            let past_soft = self.soft_deadline.is_some_and(|d| Instant::now() >= d);
             let mate_settled = is_mate(score)
                 && job.limits.depth.is_none()
                 && depth as i32 > 2 * (score::MATE - score.abs()) + 2;
@@ -552,14 +535,13 @@ impl Searcher {
         self.pondering = job.limits.ponder;
         self.ponderhit = Arc::clone(&job.ponderhit);
         if self.pondering {
-            (self.clock_started, self.deadline) = (None, None);
+            (self.soft_deadline, self.deadline) = (None, None);
         } else {
             self.start_clock(job.started);
         }
         self.node_limit = job.limits.nodes.unwrap_or(u64::MAX).max(1);
         self.stop = Arc::clone(&job.stop);
         self.nodes = 0;
-        self.root_move_nodes.fill(0);
         self.aborted = false;
         self.path.clear();
         self.path.extend_from_slice(&job.history);
@@ -569,7 +551,7 @@ impl Searcher {
 
     /// Starts the search's clock at `from`.
     fn start_clock(&mut self, from: Instant) {
-        self.clock_started = Some(from);
+        self.soft_deadline = self.budget.soft.map(|d| from + d);
         self.deadline = self.budget.hard.map(|d| from + d);
     }
 
@@ -793,7 +775,6 @@ impl Searcher {
             }
 
             self.evaluator.make_move(backend, ply, pos, &delta);
-            let nodes_before = self.nodes;
             let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
             let window = (alpha, beta);
@@ -812,9 +793,6 @@ impl Searcher {
             if self.aborted {
                 self.path.pop();
                 return 0;
-            }
-            if is_root {
-                self.root_move_nodes[root_move_index(mv)] += self.nodes - nodes_before;
             }
 
             if score > best_score {
@@ -1137,12 +1115,6 @@ fn prunes_quiet(
 #[inline(always)]
 fn late_move_limit(depth: i32, improving: bool) -> usize {
     ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize
-}
-
-/// Where a root move's nodes are counted in [`Searcher::root_move_nodes`].
-#[inline]
-fn root_move_index(mv: Move) -> usize {
-    mv.from().index() * 64 + mv.to().index()
 }
 
 /// Whether a stored result settles a node searched `depth` deep with the window (`alpha`, `beta`)

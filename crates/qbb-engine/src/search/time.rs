@@ -4,10 +4,6 @@
 //! deepening starts (the next one would most likely not finish), and a *hard* one, at which the
 //! search stops wherever it is. Both keep the Move Overhead (the time the GUI and the pipes lose
 //! per move) out of the budget, so the engine never flags.
-//!
-//! On a clock the soft deadline moves after each iteration with how sure the search is of its
-//! best move ([`soft_scale`]): a move that has held and took most of the nodes is played sooner,
-//! and the time saved goes to the moves where the search keeps changing its mind.
 
 use std::time::Duration;
 
@@ -39,9 +35,6 @@ pub struct TimeBudget {
     pub soft: Option<Duration>,
     /// Stop searching at this.
     pub hard: Option<Duration>,
-    /// Whether the budget comes from a clock, whose soft deadline moves with what the search
-    /// finds ([`soft_scale`]); a fixed time per move is spent whole.
-    pub from_clock: bool,
 }
 
 /// Moves assumed still to play when the GUI does not say (sudden death).
@@ -52,7 +45,6 @@ impl TimeBudget {
     pub const UNLIMITED: TimeBudget = TimeBudget {
         soft: None,
         hard: None,
-        from_clock: false,
     };
 
     /// The budget for `side` under `limits`, keeping `overhead` in reserve.
@@ -67,7 +59,6 @@ impl TimeBudget {
             return TimeBudget {
                 soft: Some(hard),
                 hard: Some(hard),
-                from_clock: false,
             };
         }
         let Some(clock) = limits.time[side.index()] else {
@@ -94,35 +85,8 @@ impl TimeBudget {
         TimeBudget {
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
-            from_clock: true,
         }
     }
-
-    /// The soft deadline once an iteration has ended whose best move took `best_move_nodes` of
-    /// the search's nodes and changed `best_move_changes` times (see [`soft_scale`]).
-    pub fn soft_after(&self, best_move_nodes: f64, best_move_changes: f64) -> Option<Duration> {
-        if self.from_clock {
-            let scale = soft_scale(best_move_nodes, best_move_changes);
-            self.soft
-                .zip(self.hard)
-                .map(|(soft, hard)| soft.mul_f64(scale).min(hard))
-        } else {
-            self.soft
-        }
-    }
-}
-
-/// How far the soft deadline of a search on the clock moves (a factor of it) with what its
-/// iterations said: a search unsure of its best move earns more time, one that is sure spends
-/// less, and the clock's later moves get what it saved.
-///
-/// Unsure: the best move took a small part of the nodes (`best_move_nodes`, 0 to 1: the other
-/// moves were hard to refute), or it keeps changing (`best_move_changes`: each change counts 1
-/// in the iteration it happened, halved at every iteration after).
-pub fn soft_scale(best_move_nodes: f64, best_move_changes: f64) -> f64 {
-    let effort = (0.4 + 2.0 * (1.0 - best_move_nodes)).clamp(0.5, 1.6);
-    let instability = 1.0 + 0.5 * best_move_changes.clamp(0.0, 2.0);
-    effort * instability
 }
 
 #[cfg(test)]
@@ -178,37 +142,6 @@ mod tests {
         let budget = TimeBudget::new(&limits, Color::White, OVERHEAD);
         assert_eq!(budget.hard, ms(9_990 * 9 / 10));
         assert!(budget.soft <= budget.hard);
-    }
-
-    #[test]
-    fn on_a_clock_an_unsure_search_gets_more_time_and_a_sure_one_less() {
-        let limits = Limits {
-            time: [Some(10_000), Some(10_000)],
-            increment: [100, 100],
-            ..Limits::default()
-        };
-        let budget = TimeBudget::new(&limits, Color::White, OVERHEAD);
-        let soft = budget.soft.unwrap();
-        let sure = budget.soft_after(0.95, 0.0).unwrap();
-        let changed_its_mind = budget.soft_after(0.95, 1.0).unwrap();
-        let spread = budget.soft_after(0.3, 0.0).unwrap();
-        assert!(sure < soft / 2 + soft / 10, "{sure:?} of {soft:?}");
-        assert!(changed_its_mind > sure);
-        assert!(spread > soft);
-        // Never less than half the share, nor more than the hard deadline allows.
-        assert!(budget.soft_after(1.0, 0.0).unwrap() >= soft / 2);
-        assert!(budget.soft_after(0.0, 5.0).unwrap() <= budget.hard.unwrap());
-    }
-
-    #[test]
-    fn a_fixed_time_per_move_is_spent_whole_whatever_the_search_finds() {
-        let limits = Limits {
-            movetime: Some(500),
-            ..Limits::default()
-        };
-        let budget = TimeBudget::new(&limits, Color::White, OVERHEAD);
-        assert_eq!(budget.soft_after(1.0, 0.0), budget.soft);
-        assert_eq!(budget.soft_after(0.0, 2.0), budget.soft);
     }
 
     #[test]
