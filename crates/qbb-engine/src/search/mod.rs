@@ -7,7 +7,7 @@
 //! and evaluation included, runs inside code compiled with the backend's features, where the
 //! backend's routines inline.
 //!
-//! Besides the textbook alpha-beta: check extension, null-move pruning, reverse futility,
+//! Besides the textbook alpha-beta: check and singular extensions, null-move pruning, reverse futility,
 //! futility and late move pruning near the leaves, late move reductions, internal iterative
 //! reduction, mate distance pruning, aspiration windows, and draws by repetition, the fifty-move
 //! rule and insufficient material.
@@ -37,6 +37,19 @@ use ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use see::{PIECE_VALUE, victim};
 use time::{Limits, TimeBudget};
 use tt::{Bound, Entry, TranspositionTable};
+
+/// The shallowest node whose table move is tested for a singular extension: the test is a
+/// search of its own.
+const SINGULAR_DEPTH: i32 = 8;
+
+/// What searching a node without its table move says of that move.
+enum Singularity {
+    /// The move is much better than every other: it is searched a ply deeper.
+    Singular,
+    /// Another move beats beta as well: the node fails high with this score.
+    Cut(Score),
+    Neither,
+}
 
 /// The deepest iteration of iterative deepening.
 pub const MAX_DEPTH: u32 = 100;
@@ -153,6 +166,9 @@ pub struct Searcher {
     /// The static evaluation of the current line's node at each ply (`-INFINITY` in check),
     /// to see whether the side to move stands better than at its turn before.
     static_evals: [Score; MAX_PLY + 1],
+    /// The move the node at each ply leaves out while its singularity is tested (else
+    /// `Move::NULL`).
+    singular_excluded: [Move; MAX_PLY + 1],
     /// The hashes of the game and of the path from the root to the current node.
     path: Vec<u64>,
     /// The root moves this search may play (empty: all of them).
@@ -218,6 +234,7 @@ impl Searcher {
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             static_evals: [-INFINITY; MAX_PLY + 1],
+            singular_excluded: [Move::NULL; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
             root_moves: Vec::new(),
             multi_pv: 1,
@@ -694,23 +711,21 @@ impl Searcher {
         self.nodes += 1;
         let is_root = ply == 0;
         let is_pv = beta - alpha > 1;
-        if !is_root {
-            if self.is_draw(backend, pos) {
-                return DRAW;
-            }
-            // No line from here can beat a mate already found nearer the root.
-            alpha = alpha.max(mated_in(ply));
-            beta = beta.min(mate_in(ply + 1));
-            if alpha >= beta {
-                return alpha;
-            }
+        if !is_root
+            && let Some(score) = self.decided_at_once(backend, pos, ply, &mut alpha, &mut beta)
+        {
+            return score;
         }
 
+        // Set while the node is searched without its table move (a singular extension's test):
+        // such a search neither takes nor leaves a result in the table, nor prunes the node.
+        let excluded = self.singular_excluded[ply];
         let hash = pos.hash();
         let tt_entry = self.tt.probe(hash, ply);
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.best_move);
         if let Some(entry) = tt_entry
             && !is_pv
+            && excluded == Move::NULL
             && settles(&entry, depth, alpha, beta)
         {
             return entry.score;
@@ -725,22 +740,21 @@ impl Searcher {
         self.static_evals[ply] = static_eval;
         let improving = self.improving(ply);
 
-        if !is_pv && !in_check && !is_mate(beta) {
-            // Reverse futility: so far above beta that a shallow search will not come back down.
-            if depth <= 6 && static_eval - 90 * depth >= beta {
-                return static_eval;
-            }
-            // Null move: if passing still fails high, a real move would too (not in pawn
-            // endings, where passing can be the only bad option: zugzwang).
-            if allow_null && depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
-                let score = self.null_move_score(backend, attacks, pos, beta, depth, ply);
-                if self.aborted {
-                    return 0;
-                }
-                if score >= beta {
-                    return if is_mate(score) { beta } else { score };
-                }
-            }
+        if !is_pv
+            && let Some(score) =
+                self.fail_high_unsearched(backend, attacks, pos, beta, depth, ply, allow_null)
+        {
+            return score;
+        }
+
+        let singular_move =
+            match self.singularity(backend, attacks, pos, tt_entry, beta, depth, ply) {
+                Singularity::Singular => tt_move,
+                Singularity::Cut(score) => return score,
+                Singularity::Neither => Move::NULL,
+            };
+        if self.aborted {
+            return 0;
         }
 
         // Internal iterative reduction: a node no earlier search left a move for is searched a
@@ -759,14 +773,15 @@ impl Searcher {
             let Some(mv) = self.pickers[ply].next_best() else {
                 break;
             };
+            if mv == excluded {
+                continue;
+            }
             let tactical = is_tactical(mv);
             let (child, delta) = pos.make_move_with_delta(backend, mv);
             let gives_check = child.in_check(backend);
-
+            let quiet = !tactical && !in_check && !gives_check;
             if !is_pv
-                && !in_check
-                && !tactical
-                && !gives_check
+                && quiet
                 && index > 0
                 && !is_mate(alpha)
                 && prunes_quiet(depth, index, improving, static_eval, alpha)
@@ -775,19 +790,18 @@ impl Searcher {
             }
 
             self.evaluator.make_move(backend, ply, pos, &delta);
-            let extension = i32::from(gives_check);
+            let extension = i32::from(gives_check || mv == singular_move);
             let new_depth = depth - 1 + extension;
             let window = (alpha, beta);
             let score = if index == 0 {
                 self.child_score(backend, attacks, &child, window, new_depth, ply)
             } else {
                 // Late quiet moves are searched shallower first; any surprise is re-searched.
-                let reduction =
-                    if depth >= 3 && index >= 3 && !tactical && !in_check && !gives_check {
-                        self.reduction(depth, index, new_depth, is_pv, improving)
-                    } else {
-                        0
-                    };
+                let reduction = if quiet {
+                    self.reduction(depth, index, new_depth, is_pv, improving)
+                } else {
+                    0
+                };
                 self.later_move_score(backend, attacks, &child, window, new_depth, reduction, ply)
             };
             if self.aborted {
@@ -813,8 +827,122 @@ impl Searcher {
             }
         }
         self.path.pop();
-        self.remember(hash, ply, depth, beta, best_move, best_score);
+        if excluded == Move::NULL {
+            self.remember(hash, ply, depth, beta, best_move, best_score);
+        }
         best_score
+    }
+
+    /// The score a node outside the principal variation returns before trying a move when its
+    /// static evaluation says it fails high anyway (none when it may not: in check, with a mate
+    /// at beta, or while a singular extension is tested).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn fail_high_unsearched<B: Backend, A: AttackSource>(
+        &mut self,
+        backend: B,
+        attacks: A,
+        pos: &Position,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> Option<Score> {
+        let static_eval = self.static_evals[ply];
+        let in_check = static_eval == -INFINITY;
+        if in_check || is_mate(beta) || self.singular_excluded[ply] != Move::NULL {
+            return None;
+        }
+        // Reverse futility: so far above beta that a shallow search will not come back down.
+        if depth <= 6 && static_eval - 90 * depth >= beta {
+            return Some(static_eval);
+        }
+        // Null move: if passing still fails high, a real move would too (not in pawn endings,
+        // where passing can be the only bad option: zugzwang).
+        if allow_null && depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
+            let score = self.null_move_score(backend, attacks, pos, beta, depth, ply);
+            if self.aborted {
+                return Some(0);
+            }
+            if score >= beta {
+                return Some(if is_mate(score) { beta } else { score });
+            }
+        }
+        None
+    }
+
+    /// Whether the table's move of the node at `ply` is singular: the node searched without it,
+    /// half as deep, falls short of the move's score by a margin. Then the move is extended a
+    /// ply. When even without it the node beats beta, more than one move does, and the node
+    /// fails high at once. Tested below the root, from `SINGULAR_DEPTH` on, when the table's
+    /// entry is a search at least nearly as deep that did not fail low.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn singularity<B: Backend, A: AttackSource>(
+        &mut self,
+        backend: B,
+        attacks: A,
+        pos: &Position,
+        entry: Option<Entry>,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) -> Singularity {
+        let Some(entry) = entry else {
+            return Singularity::Neither;
+        };
+        if ply == 0
+            || depth < SINGULAR_DEPTH
+            || self.singular_excluded[ply] != Move::NULL
+            || entry.best_move == Move::NULL
+            || entry.bound == Bound::Upper
+            || i32::from(entry.depth) < depth - 3
+            || is_mate(entry.score)
+        {
+            return Singularity::Neither;
+        }
+        let singular_beta = entry.score - 2 * depth;
+        self.singular_excluded[ply] = entry.best_move;
+        let score = self.search(
+            backend,
+            attacks,
+            pos,
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            false,
+        );
+        self.singular_excluded[ply] = Move::NULL;
+        // The test's line is no line of this node's.
+        self.pv_len[ply] = 0;
+        if score < singular_beta {
+            Singularity::Singular
+        } else if singular_beta >= beta {
+            Singularity::Cut(singular_beta)
+        } else {
+            Singularity::Neither
+        }
+    }
+
+    /// The score of a node below the root that needs no search: a draw by the rules, or a window
+    /// that mate distance closes (no line from here can beat a mate already found nearer the
+    /// root; the window is narrowed to what it can).
+    #[inline(always)]
+    fn decided_at_once<B: Backend>(
+        &self,
+        backend: B,
+        pos: &Position,
+        ply: usize,
+        alpha: &mut Score,
+        beta: &mut Score,
+    ) -> Option<Score> {
+        if self.is_draw(backend, pos) {
+            return Some(DRAW);
+        }
+        *alpha = (*alpha).max(mated_in(ply));
+        *beta = (*beta).min(mate_in(ply + 1));
+        (*alpha >= *beta).then_some(*alpha)
     }
 
     /// Whether the side to move at `ply` stands better than at its turn before, by their static
@@ -866,6 +994,9 @@ impl Searcher {
         is_pv: bool,
         improving: bool,
     ) -> i32 {
+        if depth < 3 || index < 3 {
+            return 0;
+        }
         let r = i32::from(self.lmr[depth.min(63) as usize][index.min(63)]);
         (r - i32::from(is_pv) + i32::from(!improving))
             .min(new_depth - 1)
