@@ -19,6 +19,7 @@ Run it through reports/match.sh, which installs python-chess (pinned) into targe
         --tc 5+0.05 --games 200 --concurrency 2 --out reports/MACHINE/match/nnue-vs-hand
 
     reports/match.sh --make-openings reports/openings.epd     # rewrites the book, bit for bit
+    python3 reports/match.py --combine DIR DIR                # two matches' pairs together
 
 The statistics and the argument parsers use only the standard library, so their tests run on a
 bare python3: python3 -m unittest discover -s reports -p 'test_match.py'.
@@ -285,6 +286,10 @@ Ctrl-C abandons the games in progress and writes the results of the finished one
                         help="EPD book, used in file order and cycled if too short "
                              f"(default {shown(DEFAULT_OPENINGS)})")
     parser.add_argument("--out", type=Path, metavar="DIR", help="directory for the results")
+    parser.add_argument("--combine", type=Path, nargs="+", metavar="DIR",
+                        help="instead of a match, the Elo of finished matches played on the "
+                             "same terms (binaries, options, time control), their game pairs "
+                             "taken together")
     parser.add_argument("--make-openings", type=Path, metavar="FILE",
                         help="instead of a match, write the random opening book to FILE")
     parser.add_argument("--seed", type=int, default=1,
@@ -292,7 +297,7 @@ Ctrl-C abandons the games in progress and writes the results of the finished one
     parser.add_argument("--count", type=positive_int, default=200,
                         help="--make-openings: positions (default 200)")
     args = parser.parse_args(argv)
-    if args.make_openings is None:
+    if args.make_openings is None and args.combine is None:
         if len(args.engine) != 2:
             parser.error("give --engine exactly twice")
         if args.engine[0].name == args.engine[1].name:
@@ -900,9 +905,53 @@ def markdown(summary):
     return "\n".join(lines)
 
 
+def combine(folders):
+    """The Elo of the matches in `folders` (their results.json) with their game pairs taken
+    together, and a line that says it. The matches must have been played on the same terms: the
+    same binaries (by sha256) with the same options, the same time control and ply limit."""
+    if len({folder.resolve() for folder in folders}) < len(folders):
+        sys.exit("--combine: a folder is named twice (its games would count twice)")
+    summaries = []
+    for folder in folders:
+        path = folder / "results.json"
+        try:
+            summaries.append((path, json.loads(path.read_text())))
+        except (OSError, ValueError) as error:
+            sys.exit(f"{path}: cannot read it: {error}")
+    first_path, first = summaries[0]
+
+    def terms(summary, path):
+        try:
+            engines = [(e["name"], e["sha256"], e["options"]) for e in summary["engines"]]
+            return engines, summary["time_control"]["text"], summary["max_plies"]
+        except (KeyError, TypeError) as error:
+            sys.exit(f"{path}: no match summary (missing {error})")
+
+    expected = terms(first, first_path)
+    counts = [0] * len(PAIR_CLASSES)
+    totals = collections.Counter()
+    for path, summary in summaries:
+        for field, mine, theirs in zip(("engines", "time control", "ply limit"),
+                                       terms(summary, path), expected):
+            if mine != theirs:
+                sys.exit(f"{path}: its {field} differ from {first_path}'s: {mine} against {theirs}")
+        for index, name in enumerate(PAIR_CLASSES):
+            counts[index] += summary["pentanomial"][name]
+        totals.update({key: summary[key] for key in ("wins", "draws", "losses")})
+    estimate = pentanomial_elo(counts)
+    games = totals["wins"] + totals["draws"] + totals["losses"]
+    line = (f"{first['title']}, {len(summaries)} matches, {games} games: +{totals['wins']} "
+            f"={totals['draws']} -{totals['losses']}, pairs "
+            f"{' / '.join(str(count) for count in counts)}, Elo {estimate.text()}")
+    return estimate, line
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
+    if args.combine is not None:
+        print(combine(args.combine)[1])
+        return
     if chess is None:
         sys.exit("match.py needs python-chess: run it through reports/match.sh, which installs it")
     if args.make_openings is not None:

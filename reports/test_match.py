@@ -10,8 +10,10 @@ independent implementation of the same model; the others follow from the definit
 import argparse
 import contextlib
 import io
+import json
 import math
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -179,6 +181,56 @@ class CommandLine(unittest.TestCase):
             with self.subTest(argv=argv), self.assertRaises(SystemExit):
                 with contextlib.redirect_stderr(io.StringIO()):  # argparse's usage message
                     match.parse_args(argv)
+
+
+class Combine(unittest.TestCase):
+    def summary(self, pentanomial, wins, draws, losses, sha="aa", tc="5+0.05"):
+        return {
+            "title": "a vs b",
+            "engines": [{"name": "a", "sha256": sha, "options": {}},
+                        {"name": "b", "sha256": "bb", "options": {}}],
+            "time_control": {"text": tc},
+            "max_plies": 300,
+            "pentanomial": dict(zip(match.PAIR_CLASSES, pentanomial)),
+            "wins": wins, "draws": draws, "losses": losses,
+        }
+
+    def folders(self, *summaries):
+        root = Path(tempfile.mkdtemp())
+        found = []
+        for number, summary in enumerate(summaries):
+            folder = root / str(number)
+            folder.mkdir()
+            (folder / "results.json").write_text(json.dumps(summary))
+            found.append(folder)
+        return found
+
+    def test_the_pairs_of_both_matches_count_together(self):
+        first = self.summary(counts(1, 2, 3, 4, 0), wins=9, draws=7, losses=4)
+        second = self.summary(counts(0, 1, 5, 2, 2), wins=10, draws=8, losses=2)
+        estimate, line = match.combine(self.folders(first, second))
+        self.assertEqual(estimate, match.pentanomial_elo(counts(1, 3, 8, 6, 2)))
+        self.assertIn("2 matches, 40 games: +19 =15 -6", line)
+        self.assertIn(estimate.text(), line)
+
+    def test_matches_on_other_terms_are_refused(self):
+        base = self.summary(counts(1, 1, 1, 1, 1), wins=5, draws=0, losses=5)
+        for other in (self.summary(counts(1, 1, 1, 1, 1), 5, 0, 5, sha="cc"),
+                      self.summary(counts(1, 1, 1, 1, 1), 5, 0, 5, tc="10+0.1")):
+            with self.subTest(other=other), self.assertRaises(SystemExit) as refused:
+                match.combine(self.folders(base, other))
+            self.assertIn("differ", str(refused.exception))
+
+    def test_a_match_named_twice_is_refused(self):
+        folder = self.folders(self.summary(counts(1, 1, 1, 1, 1), 5, 0, 5))[0]
+        with self.assertRaises(SystemExit) as refused:
+            match.combine([folder, folder])
+        self.assertIn("named twice", str(refused.exception))
+
+    def test_a_folder_without_a_summary_is_named(self):
+        with self.assertRaises(SystemExit) as refused:
+            match.combine([Path("/nonexistent/match")])
+        self.assertIn("/nonexistent/match/results.json", str(refused.exception))
 
 
 if __name__ == "__main__":
