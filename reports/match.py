@@ -920,24 +920,27 @@ def combine(folders):
             sys.exit(f"{path}: cannot read it: {error}")
     first_path, first = summaries[0]
 
-    def terms(summary, path):
+    def read(summary, path):
+        """The summary's terms, pair counts and W/D/L, or a one-line error naming the file."""
         try:
             engines = [(e["name"], e["sha256"], e["options"]) for e in summary["engines"]]
-            return engines, summary["time_control"]["text"], summary["max_plies"]
-        except (KeyError, TypeError) as error:
-            sys.exit(f"{path}: no match summary (missing {error})")
+            terms = (engines, summary["time_control"]["text"], summary["max_plies"])
+            pairs = [int(summary["pentanomial"][name]) for name in PAIR_CLASSES]
+            results = {key: int(summary[key]) for key in ("wins", "draws", "losses")}
+        except (KeyError, TypeError, ValueError) as error:
+            sys.exit(f"{path}: no match summary (missing or bad {error})")
+        return terms, pairs, results
 
-    expected = terms(first, first_path)
+    expected = read(first, first_path)[0]
     counts = [0] * len(PAIR_CLASSES)
     totals = collections.Counter()
     for path, summary in summaries:
-        for field, mine, theirs in zip(("engines", "time control", "ply limit"),
-                                       terms(summary, path), expected):
+        terms, pairs, results = read(summary, path)
+        for field, mine, theirs in zip(("engines", "time control", "ply limit"), terms, expected):
             if mine != theirs:
                 sys.exit(f"{path}: its {field} differ from {first_path}'s: {mine} against {theirs}")
-        for index, name in enumerate(PAIR_CLASSES):
-            counts[index] += summary["pentanomial"][name]
-        totals.update({key: summary[key] for key in ("wins", "draws", "losses")})
+        counts = [total + count for total, count in zip(counts, pairs)]
+        totals.update(results)
     estimate = pentanomial_elo(counts)
     games = totals["wins"] + totals["draws"] + totals["losses"]
     line = (f"{first['title']}, {len(summaries)} matches, {games} games: +{totals['wins']} "

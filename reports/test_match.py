@@ -227,6 +227,14 @@ class Combine(unittest.TestCase):
             match.combine([folder, folder])
         self.assertIn("named twice", str(refused.exception))
 
+    def test_a_summary_without_its_pair_counts_is_named(self):
+        broken = self.summary(counts(1, 1, 1, 1, 1), 5, 0, 5)
+        del broken["pentanomial"]["WW"]
+        folders = self.folders(self.summary(counts(1, 1, 1, 1, 1), 5, 0, 5), broken)
+        with self.assertRaises(SystemExit) as refused:
+            match.combine(folders)
+        self.assertIn(f"{folders[1] / 'results.json'}: no match summary", str(refused.exception))
+
     def test_a_folder_without_a_summary_is_named(self):
         with self.assertRaises(SystemExit) as refused:
             match.combine([Path("/nonexistent/match")])
