@@ -9,8 +9,9 @@
 //!
 //! Besides the textbook alpha-beta: check and singular extensions, null-move pruning, reverse
 //! futility, futility and late move pruning near the leaves, late move reductions, internal
-//! iterative reduction, mate distance pruning, aspiration windows, and draws by repetition, the
-//! fifty-move rule and insufficient material.
+//! iterative reduction, mate distance pruning, aspiration windows, correction history (the
+//! static evaluation moved by its errors seen in positions of the same pawns), and draws by
+//! repetition, the fifty-move rule and insufficient material.
 //!
 //! With the Threads option above one the search is Lazy SMP: helper threads search the same root
 //! at the same time, each with its own move ordering and its own line, and share only the
