@@ -9,16 +9,14 @@
 //!
 //! Besides the textbook alpha-beta: check and singular extensions, null-move pruning, reverse
 //! futility, futility and late move pruning near the leaves, late move reductions, internal
-//! iterative reduction, mate distance pruning, aspiration windows, correction history (the
-//! static evaluation moved by its errors seen in positions of the same pawns), and draws by
-//! repetition, the fifty-move rule and insufficient material.
+//! iterative reduction, mate distance pruning, aspiration windows, and draws by repetition, the
+//! fifty-move rule and insufficient material.
 //!
 //! With the Threads option above one the search is Lazy SMP: helper threads search the same root
 //! at the same time, each with its own move ordering and its own line, and share only the
 //! transposition table, so that each finds what the others stored. The main thread alone keeps
 //! the clock, reports and answers; when it finishes, the helpers stop with it.
 
-pub(crate) mod correction;
 pub(crate) mod ordering;
 pub(crate) mod see;
 pub mod time;
@@ -35,7 +33,6 @@ use crate::board::{Move, MoveList, Position};
 use crate::eval::insufficient_material;
 use crate::eval::nnue::Evaluator;
 use crate::eval::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
-use correction::CorrectionHistory;
 use ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use see::{PIECE_VALUE, victim};
 use time::{Limits, TimeBudget};
@@ -157,8 +154,6 @@ pub struct Searcher {
     /// On the main thread during a search: where each helper publishes its node count.
     helper_nodes: Vec<Arc<AtomicU64>>,
     ordering: OrderingTables,
-    /// What the searches of this game showed of the static evaluation's errors.
-    correction: CorrectionHistory,
     lmr: Box<[[u8; 64]; 64]>,
     attacks: Attacks,
     /// The network or the hand-written evaluation, with the accumulators of the current line.
@@ -232,7 +227,6 @@ impl Searcher {
             helper: None,
             helper_nodes: Vec::new(),
             ordering: OrderingTables::default(),
-            correction: CorrectionHistory::default(),
             lmr,
             attacks: Attacks::Tables,
             evaluator: Evaluator::default(),
@@ -312,10 +306,8 @@ impl Searcher {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.ordering.clear();
-        self.correction.clear();
         for helper in &mut self.helpers {
             helper.ordering.clear();
-            helper.correction.clear();
         }
     }
 
@@ -740,7 +732,12 @@ impl Searcher {
         }
 
         let in_check = pos.in_check(backend);
-        let (raw_eval, static_eval) = self.static_evaluation(backend, pos, ply, in_check);
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.evaluator.evaluate(backend, ply, pos)
+        };
+        self.static_evals[ply] = static_eval;
         let improving = self.improving(ply);
 
         if !is_pv
@@ -832,50 +829,8 @@ impl Searcher {
         self.path.pop();
         if excluded == Move::NULL {
             self.remember(hash, ply, depth, beta, best_move, best_score);
-            self.learn_correction(pos, depth, raw_eval, beta, best_move, best_score);
         }
         best_score
-    }
-
-    /// The static evaluation of the node at `ply`, as the network or the hand-written
-    /// evaluation gives it and as its pawn structure's correction moves it (both `-INFINITY`
-    /// in check, where a position has none); the corrected one is kept for `improving`.
-    #[inline(always)]
-    fn static_evaluation<B: Backend>(
-        &mut self,
-        backend: B,
-        pos: &Position,
-        ply: usize,
-        in_check: bool,
-    ) -> (Score, Score) {
-        let (raw, corrected) = if in_check {
-            (-INFINITY, -INFINITY)
-        } else {
-            let raw = self.evaluator.evaluate(backend, ply, pos);
-            (raw, self.correction.correct(pos, raw))
-        };
-        self.static_evals[ply] = corrected;
-        (raw, corrected)
-    }
-
-    /// Blends a searched node's score into its pawn structure's correction (not in check: no
-    /// evaluation to correct).
-    #[inline(always)]
-    fn learn_correction(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        raw_eval: Score,
-        beta: Score,
-        best_move: Move,
-        best_score: Score,
-    ) {
-        if raw_eval != -INFINITY {
-            let found_best = best_move != Move::NULL;
-            let tactical = found_best && is_tactical(best_move);
-            self.correction
-                .learn(pos, depth, raw_eval, best_score, beta, found_best, tactical);
-        }
     }
 
     /// The score a node outside the principal variation returns before trying a move when its
@@ -1224,8 +1179,7 @@ impl Searcher {
             stand_pat = -INFINITY;
             best_score = -INFINITY;
         } else {
-            let raw = self.evaluator.evaluate(backend, ply, pos);
-            stand_pat = self.correction.correct(pos, raw);
+            stand_pat = self.evaluator.evaluate(backend, ply, pos);
             if stand_pat >= beta {
                 return stand_pat;
             }
