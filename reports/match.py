@@ -20,6 +20,7 @@ Run it through reports/match.sh, which installs python-chess (pinned) into targe
 
     reports/match.sh --make-openings reports/openings.epd     # rewrites the book, bit for bit
     python3 reports/match.py --combine DIR DIR                # two matches' pairs together
+    python3 reports/match.py --combine DIR DIR --rebuilt NAME # NAME's binary built again
 
 The statistics and the argument parsers use only the standard library, so their tests run on a
 bare python3: python3 -m unittest discover -s reports -p 'test_match.py'.
@@ -290,6 +291,10 @@ Ctrl-C abandons the games in progress and writes the results of the finished one
                         help="instead of a match, the Elo of finished matches played on the "
                              "same terms (binaries, options, time control), their game pairs "
                              "taken together")
+    parser.add_argument("--rebuilt", action="append", default=[], metavar="NAME",
+                        help="--combine: the engine NAME's binary was built again from the same "
+                             "source between the matches, so its sha256 may differ (a build "
+                             "embeds the path of its source in its debug information)")
     parser.add_argument("--make-openings", type=Path, metavar="FILE",
                         help="instead of a match, write the random opening book to FILE")
     parser.add_argument("--seed", type=int, default=1,
@@ -297,6 +302,8 @@ Ctrl-C abandons the games in progress and writes the results of the finished one
     parser.add_argument("--count", type=positive_int, default=200,
                         help="--make-openings: positions (default 200)")
     args = parser.parse_args(argv)
+    if args.rebuilt and args.combine is None:
+        parser.error("--rebuilt goes with --combine")
     if args.make_openings is None and args.combine is None:
         if len(args.engine) != 2:
             parser.error("give --engine exactly twice")
@@ -905,10 +912,11 @@ def markdown(summary):
     return "\n".join(lines)
 
 
-def combine(folders):
+def combine(folders, rebuilt=()):
     """The Elo of the matches in `folders` (their results.json) with their game pairs taken
     together, and a line that says it. The matches must have been played on the same terms: the
-    same binaries (by sha256) with the same options, the same time control and ply limit."""
+    same binaries (by sha256; for the engines named in `rebuilt`, binaries built again from the
+    same source, by name only) with the same options, the same time control and ply limit."""
     if len({folder.resolve() for folder in folders}) < len(folders):
         sys.exit("--combine: a folder is named twice (its games would count twice)")
     summaries = []
@@ -923,7 +931,8 @@ def combine(folders):
     def read(summary, path):
         """The summary's terms, pair counts and W/D/L, or a one-line error naming the file."""
         try:
-            engines = [(e["name"], e["sha256"], e["options"]) for e in summary["engines"]]
+            engines = [(e["name"], "rebuilt" if e["name"] in rebuilt else e["sha256"],
+                        e["options"]) for e in summary["engines"]]
             terms = (engines, summary["time_control"]["text"], summary["max_plies"])
             pairs = [int(summary["pentanomial"][name]) for name in PAIR_CLASSES]
             results = {key: int(summary[key]) for key in ("wins", "draws", "losses")}
@@ -932,6 +941,9 @@ def combine(folders):
         return terms, pairs, results
 
     expected = read(first, first_path)[0]
+    unknown = sorted(set(rebuilt) - {name for name, _, _ in expected[0]})
+    if unknown:
+        sys.exit(f"--rebuilt: {first_path} has no engine named {unknown[0]!r}")
     counts = [0] * len(PAIR_CLASSES)
     totals = collections.Counter()
     for path, summary in summaries:
@@ -946,6 +958,8 @@ def combine(folders):
     line = (f"{first['title']}, {len(summaries)} matches, {games} games: +{totals['wins']} "
             f"={totals['draws']} -{totals['losses']}, pairs "
             f"{' / '.join(str(count) for count in counts)}, Elo {estimate.text()}")
+    if rebuilt:
+        line += f" ({', '.join(sorted(rebuilt))} rebuilt between the matches)"
     return estimate, line
 
 
@@ -953,7 +967,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     if args.combine is not None:
-        print(combine(args.combine)[1])
+        print(combine(args.combine, args.rebuilt)[1])
         return
     if chess is None:
         sys.exit("match.py needs python-chess: run it through reports/match.sh, which installs it")

@@ -221,6 +221,20 @@ class Combine(unittest.TestCase):
                 match.combine(self.folders(base, other))
             self.assertIn("differ", str(refused.exception))
 
+    def test_a_rebuilt_engine_is_matched_by_name_and_said(self):
+        base = self.summary(counts(1, 1, 1, 1, 1), wins=5, draws=0, losses=5)
+        rebuilt = self.summary(counts(1, 1, 1, 1, 1), 5, 0, 5, sha="cc")
+        engine = base["engines"][0]["name"]
+        _, line = match.combine(self.folders(base, rebuilt), rebuilt=[engine])
+        self.assertIn(f"({engine} rebuilt between the matches)", line)
+        other = [e["name"] for e in base["engines"]][1]
+        with self.assertRaises(SystemExit) as refused:
+            match.combine(self.folders(base, rebuilt), rebuilt=[other])
+        self.assertIn("differ", str(refused.exception))
+        with self.assertRaises(SystemExit) as refused:
+            match.combine(self.folders(base, rebuilt), rebuilt=["nobody"])
+        self.assertIn("no engine named 'nobody'", str(refused.exception))
+
     def test_a_match_named_twice_is_refused(self):
         folder = self.folders(self.summary(counts(1, 1, 1, 1, 1), 5, 0, 5))[0]
         with self.assertRaises(SystemExit) as refused:
