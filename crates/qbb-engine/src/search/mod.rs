@@ -1,6 +1,5 @@
 //! The search: iterative deepening over a principal variation search (alpha-beta with null
-//! windows), a quiescence search at the leaves, and a transposition table that both read and
-//! write; its score also refines the static evaluation that the pruning rules compare.
+//! windows), a quiescence search at the leaves, and a transposition table.
 //!
 //! Generic over the backend and dispatched once: each recursive function is entered through
 //! `Backend::with_features`, with the same closure type at every level, so the region function
@@ -740,11 +739,10 @@ impl Searcher {
         };
         self.static_evals[ply] = static_eval;
         let improving = self.improving(ply);
-        let eval = refined_by_table(static_eval, tt_entry);
 
         if !is_pv
             && let Some(score) =
-                self.fail_high_unsearched(backend, attacks, pos, eval, beta, depth, ply, allow_null)
+                self.fail_high_unsearched(backend, attacks, pos, beta, depth, ply, allow_null)
         {
             return score;
         }
@@ -786,7 +784,7 @@ impl Searcher {
                 && quiet
                 && index > 0
                 && !is_mate(alpha)
-                && prunes_quiet(depth, index, improving, eval, alpha)
+                && prunes_quiet(depth, index, improving, static_eval, alpha)
             {
                 continue;
             }
@@ -836,9 +834,8 @@ impl Searcher {
     }
 
     /// The score a node outside the principal variation returns before trying a move when its
-    /// evaluation (`eval`, the static one as the table refines it) says it fails high anyway
-    /// (none when it may not: in check, with a mate at beta, or while a singular extension is
-    /// tested).
+    /// static evaluation says it fails high anyway (none when it may not: in check, with a mate
+    /// at beta, or while a singular extension is tested).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn fail_high_unsearched<B: Backend, A: AttackSource>(
@@ -846,23 +843,23 @@ impl Searcher {
         backend: B,
         attacks: A,
         pos: &Position,
-        eval: Score,
         beta: Score,
         depth: i32,
         ply: usize,
         allow_null: bool,
     ) -> Option<Score> {
-        let in_check = eval == -INFINITY;
+        let static_eval = self.static_evals[ply];
+        let in_check = static_eval == -INFINITY;
         if in_check || is_mate(beta) || self.singular_excluded[ply] != Move::NULL {
             return None;
         }
         // Reverse futility: so far above beta that a shallow search will not come back down.
-        if depth <= 6 && eval - 90 * depth >= beta {
-            return Some(eval);
+        if depth <= 6 && static_eval - 90 * depth >= beta {
+            return Some(static_eval);
         }
         // Null move: if passing still fails high, a real move would too (not in pawn endings,
         // where passing can be the only bad option: zugzwang).
-        if allow_null && depth >= 3 && eval >= beta && pos.has_non_pawn_material() {
+        if allow_null && depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
             let score = self.null_move_score(backend, attacks, pos, beta, depth, ply);
             if self.aborted {
                 return Some(0);
@@ -1171,18 +1168,6 @@ impl Searcher {
             };
         }
 
-        // A null-window node takes any stored result that decides its window (every search
-        // result is at least as deep as this one); the principal variation keeps its line.
-        let hash = pos.hash();
-        let tt_entry = self.tt.probe(hash, ply);
-        if let Some(entry) = tt_entry
-            && beta - alpha == 1
-            && settles(&entry, 0, alpha, beta)
-        {
-            return entry.score;
-        }
-        let tt_move = tt_entry.map_or(Move::NULL, |e| e.best_move);
-
         let picker = &mut self.pickers[ply];
         let stand_pat;
         let mut best_score;
@@ -1196,17 +1181,15 @@ impl Searcher {
         } else {
             stand_pat = self.evaluator.evaluate(backend, ply, pos);
             if stand_pat >= beta {
-                self.remember(hash, ply, 0, beta, Move::NULL, stand_pat);
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
             pos.generate_captures_by(backend, attacks, picker.list());
         }
-        let mut best_move = Move::NULL;
 
         let ordering = &self.ordering;
-        picker.score_with(|mv| ordering.score(pos, mv, tt_move, MAX_PLY));
+        picker.score_with(|mv| ordering.score(pos, mv, Move::NULL, MAX_PLY));
         while let Some(mv) = self.pickers[ply].next_best() {
             if !in_check && mv.promotion().is_none() {
                 // Delta pruning: even winning this piece for free would not reach alpha.
@@ -1228,7 +1211,6 @@ impl Searcher {
             if score > best_score {
                 best_score = score;
                 if score > alpha {
-                    best_move = mv;
                     alpha = score;
                     self.update_pv(ply, mv);
                     if score >= beta {
@@ -1237,14 +1219,6 @@ impl Searcher {
                 }
             }
         }
-        // Stored as a bound only: a quiet position's value is its stand-pat, which no move
-        // searched here proves exact.
-        let bound_move = if best_score >= beta {
-            best_move
-        } else {
-            Move::NULL
-        };
-        self.remember(hash, ply, 0, beta, bound_move, best_score);
         best_score
     }
 }
@@ -1272,27 +1246,6 @@ fn prunes_quiet(
 #[inline(always)]
 fn late_move_limit(depth: i32, improving: bool) -> usize {
     ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize
-}
-
-/// The static evaluation of a node as its stored result refines it: the stored score where its
-/// bound says the value lies beyond the evaluation on the bound's side (a mate score is kept out,
-/// and so is a node in check, which has no evaluation).
-#[inline(always)]
-fn refined_by_table(static_eval: Score, entry: Option<Entry>) -> Score {
-    match entry {
-        Some(e)
-            if static_eval != -INFINITY
-                && !is_mate(e.score)
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score > static_eval,
-                    Bound::Upper => e.score < static_eval,
-                } =>
-        {
-            e.score
-        }
-        _ => static_eval,
-    }
 }
 
 /// Whether a stored result settles a node searched `depth` deep with the window (`alpha`, `beta`)
