@@ -40,6 +40,7 @@ import queue
 import random
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -987,6 +988,10 @@ def main(argv=None):
     engines = [asyncio.run(probe(spec)) for spec in args.engine]
     args.out.mkdir(parents=True, exist_ok=True)
 
+    # A match started in the background (`cmd &` in a script) inherits SIGINT ignored; SIGINT
+    # or SIGTERM must still stop it with its summary written.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     context["load_start"] = load_average()
     context["started"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     base, increment = args.tc
@@ -1004,7 +1009,7 @@ def main(argv=None):
             try:
                 worker.join()
             except KeyboardInterrupt:
-                stopped_by = "interrupted (Ctrl-C)"
+                stopped_by = "interrupted (SIGINT or SIGTERM)"
                 print("interrupted: abandoning the games in progress", file=sys.stderr)
                 match.stop.set()
     match.pgn.close()
