@@ -272,7 +272,8 @@ Written into --out (which must not hold a match already):
 
 The Elo difference is the first engine's over the second, from complete game pairs; an
 infinite bound (a clean sweep) is null in results.json and "+inf"/"-inf" in the text.
-Ctrl-C abandons the games in progress and writes the results of the finished ones.""",
+Ctrl-C (SIGINT) or SIGTERM abandons the games in progress and writes the results of the finished
+ones.""",
     )
     parser.add_argument("--engine", action="append", type=parse_engine_spec, default=[],
                         metavar="SPEC",
