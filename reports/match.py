@@ -965,6 +965,14 @@ def combine(folders, rebuilt=()):
     return estimate, line
 
 
+def stop_on_signals():
+    """Makes SIGINT and SIGTERM raise KeyboardInterrupt in the main thread, which stops a match
+    with its summary written: a match started in the background (`cmd &` in a script) inherits
+    SIGINT ignored, and SIGTERM would end it without a summary."""
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.default_int_handler)
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
@@ -989,10 +997,7 @@ def main(argv=None):
     engines = [asyncio.run(probe(spec)) for spec in args.engine]
     args.out.mkdir(parents=True, exist_ok=True)
 
-    # A match started in the background (`cmd &` in a script) inherits SIGINT ignored; SIGINT
-    # or SIGTERM must still stop it with its summary written.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    stop_on_signals()
     context["load_start"] = load_average()
     context["started"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     base, increment = args.tc

@@ -12,6 +12,7 @@ import contextlib
 import io
 import json
 import math
+import signal
 import sys
 import tempfile
 import unittest
@@ -253,6 +254,19 @@ class Combine(unittest.TestCase):
         with self.assertRaises(SystemExit) as refused:
             match.combine([Path("/nonexistent/match")])
         self.assertIn("/nonexistent/match/results.json", str(refused.exception))
+
+
+class Signals(unittest.TestCase):
+    def setUp(self):
+        saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+        self.addCleanup(lambda: [signal.signal(n, h) for n, h in saved.items()])
+
+    def test_sigint_and_sigterm_interrupt_even_when_sigint_was_ignored(self):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        match.stop_on_signals()
+        for number in (signal.SIGINT, signal.SIGTERM):
+            with self.subTest(signal=number), self.assertRaises(KeyboardInterrupt):
+                signal.raise_signal(number)
 
 
 if __name__ == "__main__":
