@@ -112,11 +112,6 @@ fn engine() -> Engine {
 fn tame(line: &str, eval_files: &[String]) -> String {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let lower: Vec<String> = tokens.iter().map(|t| t.to_ascii_lowercase()).collect();
-    if let Some(at) = lower.iter().position(|t| t == "evalfile") {
-        let choice = line.len() % eval_files.len();
-        let head = tokens[..=at].join(" ");
-        return format!("{head} value {}", eval_files[choice]);
-    }
     let mut out: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
     let clamp = |token: &mut String, max: u64| {
         if let Ok(n) = token.parse::<u64>() {
@@ -127,6 +122,13 @@ fn tame(line: &str, eval_files: &[String]) -> String {
         .iter()
         .position(|t| qbb_engine::uci::COMMANDS.contains(t));
     if let Some(at) = command.filter(|&at| tokens[at] == "setoption") {
+        // Only a `setoption` reads a file: the word on another command's line (a `go`'s, say)
+        // must not spare it the clamps.
+        if let Some(at) = lower.iter().position(|t| t == "evalfile") {
+            let choice = line.len() % eval_files.len();
+            let head = tokens[..=at].join(" ");
+            return format!("{head} value {}", eval_files[choice]);
+        }
         // The option's name is the words between `name` and the first `value`, as the engine
         // reads them; the value is the word after.
         let args = &tokens[at + 1..];

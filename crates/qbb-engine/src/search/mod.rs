@@ -566,10 +566,10 @@ impl Searcher {
         backend.with_features(|b| self.evaluator.set_root(b, root));
     }
 
-    /// Starts the search's clock at `from`.
+    /// Starts the search's clock at `from` (a deadline past what an `Instant` holds is none).
     fn start_clock(&mut self, from: Instant) {
-        self.soft_deadline = self.budget.soft.map(|d| from + d);
-        self.deadline = self.budget.hard.map(|d| from + d);
+        self.soft_deadline = self.budget.soft.and_then(|d| from.checked_add(d));
+        self.deadline = self.budget.hard.and_then(|d| from.checked_add(d));
     }
 
     /// A ponder search whose position was reached (`ponderhit`) goes on as a search on the

@@ -70,15 +70,15 @@ impl TimeBudget {
             .movestogo
             .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.clamp(1, 50)));
         // The fair share of the clock for this move, plus most of the increment.
-        let share = remaining / moves_to_go + increment * 3 / 4;
+        let share = (remaining / moves_to_go).saturating_add(part_of(increment, 3, 4));
         // Never more than most of what is left: the next moves need time too (all but a sliver
         // when this is the last move before the time control).
         let ceiling = if moves_to_go == 1 {
-            remaining * 9 / 10
+            part_of(remaining, 9, 10)
         } else {
-            remaining * 3 / 4
+            part_of(remaining, 3, 4)
         };
-        let hard = (share * 3).min(ceiling).max(1);
+        let hard = share.saturating_mul(3).min(ceiling).max(1);
         // No iteration starts once the share is spent; the one running may go on to the hard
         // deadline.
         let soft = share.min(hard).max(1);
@@ -87,6 +87,13 @@ impl TimeBudget {
             hard: Some(Duration::from_millis(hard)),
         }
     }
+}
+
+/// `numerator / denominator` of `millis` (a proper fraction), exact for any clock a GUI can send:
+/// the product is taken in 128 bits.
+fn part_of(millis: u64, numerator: u64, denominator: u64) -> u64 {
+    debug_assert!(numerator <= denominator);
+    (u128::from(millis) * u128::from(numerator) / u128::from(denominator)) as u64
 }
 
 #[cfg(test)]
@@ -153,6 +160,28 @@ mod tests {
         let budget = TimeBudget::new(&limits, Color::White, OVERHEAD);
         assert_eq!(budget.hard, ms(1));
         assert_eq!(budget.soft, ms(1));
+    }
+
+    #[test]
+    fn a_clock_of_any_size_gives_a_budget_within_it() {
+        // The largest value `go` reads (an i64): three times it, on the way to three quarters
+        // of it, was past u64 (found by the `uci` fuzz target).
+        let huge = i64::MAX as u64;
+        for movestogo in [None, Some(1), Some(40)] {
+            let limits = Limits {
+                time: [Some(huge), Some(huge)],
+                increment: [huge, huge],
+                movestogo,
+                ..Limits::default()
+            };
+            let budget = TimeBudget::new(&limits, Color::White, OVERHEAD);
+            let hard = budget.hard.unwrap();
+            assert!(
+                hard < Duration::from_millis(huge),
+                "{movestogo:?}: {hard:?}"
+            );
+            assert!(budget.soft.unwrap() <= hard, "{movestogo:?}");
+        }
     }
 
     #[test]
