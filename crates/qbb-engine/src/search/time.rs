@@ -165,7 +165,7 @@ mod tests {
     #[test]
     fn a_clock_of_any_size_gives_a_budget_within_it() {
         // The largest value `go` reads (an i64): three times it, on the way to three quarters
-        // of it, was past u64 (found by the `uci` fuzz target).
+        // of it, is past u64.
         let huge = i64::MAX as u64;
         for movestogo in [None, Some(1), Some(40)] {
             let limits = Limits {
