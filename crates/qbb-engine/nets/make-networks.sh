@@ -43,7 +43,7 @@ done
 
 # Two training threads whatever the machine: a training run is repeatable for a thread count.
 train() {
-  "$1" "${data[@]}" --out "$2" --epochs 20 --batch-size 16384 --wdl 0 --threads 2
+  "$1" "${data[@]}" --out "$2" --epochs 40 --batch-size 16384 --wdl 0 --threads 2
 }
 train target/release/qbb-train "$out/qbb-128.nnue"
 train target/hidden-256/release/qbb-train "$out/qbb-256.nnue"
