@@ -33,7 +33,7 @@ use crate::board::{Move, MoveList, Position};
 use crate::eval::insufficient_material;
 use crate::eval::nnue::Evaluator;
 use crate::eval::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
-use ordering::{HISTORY_MAX, MovePicker, OrderingTables, PieceTo, is_tactical, loses_material};
+use ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use see::{PIECE_VALUE, victim};
 use time::{Limits, TimeBudget};
 use tt::{Bound, Entry, TranspositionTable};
@@ -790,7 +790,6 @@ impl Searcher {
             }
 
             self.evaluator.make_move(backend, ply, pos, &delta);
-            self.ordering.play(ply, PieceTo::of(pos, mv));
             let extension = i32::from(gives_check || mv == singular_move);
             let new_depth = depth - 1 + extension;
             let window = (alpha, beta);
@@ -799,8 +798,7 @@ impl Searcher {
             } else {
                 // Late quiet moves are searched shallower first; any surprise is re-searched.
                 let reduction = if quiet {
-                    let history = self.ordering.quiet_history(pos, mv, ply);
-                    self.reduction(depth, index, new_depth, is_pv, improving, history)
+                    self.reduction(depth, index, new_depth, is_pv, improving)
                 } else {
                     0
                 };
@@ -820,7 +818,8 @@ impl Searcher {
                     if score >= beta {
                         if !tactical {
                             let tried = self.pickers[ply].handed_out();
-                            self.ordering.reward_cutoff(pos, mv, tried, depth, ply);
+                            self.ordering
+                                .reward_cutoff(pos.side_to_move(), mv, tried, depth, ply);
                         }
                         break;
                     }
@@ -985,8 +984,7 @@ impl Searcher {
 
     /// How many plies shallower a late quiet move is searched first (the `index`th move of a
     /// node `depth` deep, whose children are searched `new_depth` deep): less in the principal
-    /// variation, more when the side to move is not improving, and a ply less or more for every
-    /// `HISTORY_MAX` of the move's history above or below zero.
+    /// variation, more when the side to move is not improving.
     #[inline(always)]
     fn reduction(
         &self,
@@ -995,13 +993,12 @@ impl Searcher {
         new_depth: i32,
         is_pv: bool,
         improving: bool,
-        history: i32,
     ) -> i32 {
         if depth < 3 || index < 3 {
             return 0;
         }
         let r = i32::from(self.lmr[depth.min(63) as usize][index.min(63)]);
-        (r - i32::from(is_pv) + i32::from(!improving) - history / HISTORY_MAX)
+        (r - i32::from(is_pv) + i32::from(!improving))
             .min(new_depth - 1)
             .max(0)
     }
@@ -1050,7 +1047,6 @@ impl Searcher {
         let reduction = 3 + depth / 6;
         let child = pos.make_null_move();
         self.evaluator.make_null_move(ply);
-        self.ordering.play(ply, PieceTo::NONE);
         self.path.push(pos.hash());
         // No second null move in a row: two passes would search the node itself, shallower.
         let child_depth = depth - 1 - reduction;

@@ -3,16 +3,14 @@
 //! The order: the transposition table's move (the best of an earlier search of this position),
 //! captures and queen promotions by MVV-LVA (most valuable victim first, least valuable attacker
 //! among equals), the two killer moves of this ply (quiet moves that cut off at a sibling node),
-//! then the other quiet moves by their history (how often they cut off anywhere, and how often
-//! they cut off as the answer to the move before and as the sequel to the side's own move before
-//! that: the continuation histories), captures that
+//! then the other quiet moves by their history (how often they cut off anywhere), captures that
 //! lose material once the recaptures are played out (the static exchange evaluation,
 //! [`loses_material`]), and under-promotions last. Moves are picked one at a time (a selection
 //! sort step), because a cut usually comes before the list is half done.
 //!
 //! The quiescence search orders by MVV-LVA alone: it skips the captures that lose material.
 
-use qbb::{Backend, PieceType};
+use qbb::{Backend, Color, PieceType};
 
 use crate::board::{MAX_MOVES, Move, MoveList, Position};
 use crate::eval::score::MAX_PLY;
@@ -24,37 +22,10 @@ const KILLER_FIRST: i32 = 1_000_001;
 const KILLER_SECOND: i32 = 1_000_000;
 /// History scores stay within plus or minus this.
 pub const HISTORY_MAX: i32 = 16_384;
-/// Below every quiet move, whatever its history (the sum of three tables, each within plus or
-/// minus `HISTORY_MAX`); losing captures among themselves by MVV-LVA (which stays under
-/// `HISTORY_MAX`).
-const LOSING_CAPTURE: i32 = -5 * HISTORY_MAX;
-const UNDERPROMOTION: i32 = -7 * HISTORY_MAX;
-
-/// A move as a continuation history knows it: the kind of piece moved and the square it went to,
-/// relative to its side (`NONE` for a null move, or before the root).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PieceTo(u16);
-
-impl PieceTo {
-    pub const NONE: PieceTo = PieceTo(6 * 64);
-
-    /// `mv` of the side to move in `pos`, before it is made.
-    #[inline(always)]
-    pub fn of(pos: &Position, mv: Move) -> PieceTo {
-        pos.piece_on(mv.from()).map_or(PieceTo::NONE, |kind| {
-            PieceTo((kind.index() * 64 + mv.to().index()) as u16)
-        })
-    }
-
-    #[inline(always)]
-    fn index(self) -> usize {
-        usize::from(self.0)
-    }
-}
-
-/// History of the moves played after one move: per side to move, the earlier move's `PieceTo`
-/// (its `NONE` too) and the later move's.
-type ContinuationTable = [[[i16; 6 * 64]; 6 * 64 + 1]; 2];
+/// Below every quiet move, whatever its history; losing captures among themselves by MVV-LVA
+/// (which stays under `HISTORY_MAX`).
+const LOSING_CAPTURE: i32 = -3 * HISTORY_MAX;
+const UNDERPROMOTION: i32 = -5 * HISTORY_MAX;
 
 /// Whether a move changes the material (capture or promotion): such moves are ordered by
 /// MVV-LVA and never reduced or pruned as quiet moves are.
@@ -85,32 +56,19 @@ pub fn mvv_lva(pos: &Position, mv: Move) -> i32 {
     10 * (victim + promotion) - attacker
 }
 
-/// Killer moves per ply, history per side and from/to square, and the continuation histories,
-/// kept across the nodes of one search (the histories also across searches of one game, aged at
-/// each new search).
+/// Killer moves per ply and history per side and from/to square, kept across the nodes of one
+/// search (history also across searches of one game, aged at each new search).
 #[derive(Debug)]
 pub struct OrderingTables {
     killers: [[Move; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 64]; 64]; 2]>,
-    /// The moves of the current line, by the ply they were played at.
-    line: [PieceTo; MAX_PLY + 1],
-    /// A quiet move's history after the opponent's move before it (index 0) and after the side's
-    /// own move before that (index 1).
-    continuation: [Box<ContinuationTable>; 2],
 }
 
 impl Default for OrderingTables {
     fn default() -> OrderingTables {
-        // Built on the heap: a table is 600 kB.
-        let empty = || -> Box<ContinuationTable> {
-            let sides = vec![[[0; 6 * 64]; 6 * 64 + 1]; 2].into_boxed_slice();
-            sides.try_into().expect("a table has two sides")
-        };
         OrderingTables {
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
-            line: [PieceTo::NONE; MAX_PLY + 1],
-            continuation: [empty(), empty()],
         }
     }
 }
@@ -121,24 +79,11 @@ impl OrderingTables {
         *self = OrderingTables::default();
     }
 
-    /// Prepares for a new search: killers belong to the old tree; the histories are halved.
+    /// Prepares for a new search: killers belong to the old tree; history is halved.
     pub fn new_search(&mut self) {
         self.killers = [[Move::NULL; 2]; MAX_PLY + 1];
         for value in self.history.iter_mut().flatten().flatten() {
             *value /= 2;
-        }
-        for table in &mut self.continuation {
-            for value in table.iter_mut().flatten().flatten() {
-                *value /= 2;
-            }
-        }
-    }
-
-    /// The move the node at `ply` searches next (`PieceTo::NONE`: a null move).
-    #[inline(always)]
-    pub fn play(&mut self, ply: usize, mv: PieceTo) {
-        if ply <= MAX_PLY {
-            self.line[ply] = mv;
         }
     }
 
@@ -164,7 +109,7 @@ impl OrderingTables {
         } else if mv == self.killers[ply][1] {
             KILLER_SECOND
         } else {
-            self.quiet_history(pos, mv, ply)
+            self.history_of(pos.side_to_move(), mv)
         }
     }
 
@@ -190,62 +135,32 @@ impl OrderingTables {
         }
     }
 
-    /// The history of quiet move `mv` at the node at `ply`: the sum of its history and, below
-    /// the root, its continuation histories (none at `MAX_PLY`, which the quiescence search
-    /// orders with: it keeps no line).
-    #[inline(always)]
-    pub fn quiet_history(&self, pos: &Position, mv: Move, ply: usize) -> i32 {
-        let side = pos.side_to_move();
-        let mut sum = self.history[side.index()][mv.from().index()][mv.to().index()];
-        if ply < MAX_PLY {
-            let now = PieceTo::of(pos, mv).index();
-            for (back, table) in self.continuation.iter().enumerate() {
-                if let Some(before) = self.earlier_move(ply, back) {
-                    sum += i32::from(table[side.index()][before][now]);
-                }
-            }
-        }
-        sum
+    #[inline]
+    fn history_of(&self, side: Color, mv: Move) -> i32 {
+        self.history[side.index()][mv.from().index()][mv.to().index()]
     }
 
-    /// The index of the move played `back + 1` plies before the node at `ply`, if the line holds
-    /// one.
-    #[inline(always)]
-    fn earlier_move(&self, ply: usize, back: usize) -> Option<usize> {
-        ply.checked_sub(back + 1).map(|p| self.line[p].index())
-    }
-
-    /// A quiet move cut off at `ply` with `depth` left: make it a killer and reward its
-    /// histories; the quiet moves tried before it (among `tried`, which ends with `mv`) did not
-    /// cut off and lose as much.
-    pub fn reward_cutoff(&mut self, pos: &Position, mv: Move, tried: &[Move], depth: i32, ply: usize) {
+    /// A quiet move cut off at `ply` with `depth` left: make it a killer and reward its history;
+    /// the quiet moves tried before it (among `tried`, which ends with `mv`) did not cut off and
+    /// lose as much.
+    pub fn reward_cutoff(&mut self, side: Color, mv: Move, tried: &[Move], depth: i32, ply: usize) {
         if self.killers[ply][0] != mv {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = mv;
         }
         let bonus = (depth * depth).min(HISTORY_MAX / 4);
-        self.nudge(pos, mv, ply, bonus);
+        self.nudge(side, mv, bonus);
         for &other in tried.iter().filter(|&&m| m != mv && !is_tactical(m)) {
-            self.nudge(pos, other, ply, -bonus);
+            self.nudge(side, other, -bonus);
         }
     }
 
-    /// Moves the histories of `mv` towards plus or minus `HISTORY_MAX` by `bonus`, less the
-    /// further each already is (so scores stay bounded and recent results weigh more).
+    /// Moves a history score towards plus or minus `HISTORY_MAX` by `bonus`, less the further it
+    /// already is (so scores stay bounded and recent results weigh more).
     #[inline]
-    fn nudge(&mut self, pos: &Position, mv: Move, ply: usize, bonus: i32) {
-        let towards = |value: i32| value + bonus - value * bonus.abs() / HISTORY_MAX;
-        let side = pos.side_to_move().index();
-        let entry = &mut self.history[side][mv.from().index()][mv.to().index()];
-        *entry = towards(*entry);
-        let now = PieceTo::of(pos, mv).index();
-        for back in 0..self.continuation.len() {
-            if let Some(before) = self.earlier_move(ply, back) {
-                let entry = &mut self.continuation[back][side][before][now];
-                // Within i16: `towards` keeps a value inside plus or minus HISTORY_MAX.
-                *entry = towards(i32::from(*entry)) as i16;
-            }
-        }
+    fn nudge(&mut self, side: Color, mv: Move, bonus: i32) {
+        let entry = &mut self.history[side.index()][mv.from().index()][mv.to().index()];
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
     }
 }
 
