@@ -8,15 +8,17 @@
 //! backend's routines inline.
 //!
 //! Besides the textbook alpha-beta: check and singular extensions, null-move pruning, reverse
-//! futility, futility and late move pruning near the leaves, late move reductions, internal
-//! iterative reduction, mate distance pruning, aspiration windows, and draws by repetition, the
-//! fifty-move rule and insufficient material.
+//! futility, futility, late move and static exchange pruning near the leaves, late move
+//! reductions, internal iterative reduction, mate distance pruning, aspiration windows,
+//! correction history (the static evaluation moved by its errors seen in positions of the same
+//! pawns), and draws by repetition, the fifty-move rule and insufficient material.
 //!
 //! With the Threads option above one the search is Lazy SMP: helper threads search the same root
 //! at the same time, each with its own move ordering and its own line, and share only the
 //! transposition table, so that each finds what the others stored. The main thread alone keeps
 //! the clock, reports and answers; when it finishes, the helpers stop with it.
 
+pub(crate) mod correction;
 pub(crate) mod ordering;
 pub(crate) mod see;
 pub mod time;
@@ -33,6 +35,7 @@ use crate::board::{Move, MoveList, Position};
 use crate::eval::insufficient_material;
 use crate::eval::nnue::Evaluator;
 use crate::eval::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
+use correction::CorrectionHistory;
 use ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use see::{PIECE_VALUE, victim};
 use time::{Limits, TimeBudget};
@@ -154,6 +157,8 @@ pub struct Searcher {
     /// On the main thread during a search: where each helper publishes its node count.
     helper_nodes: Vec<Arc<AtomicU64>>,
     ordering: OrderingTables,
+    /// What the searches of this game showed of the static evaluation's errors.
+    correction: CorrectionHistory,
     lmr: Box<[[u8; 64]; 64]>,
     attacks: Attacks,
     /// The network or the hand-written evaluation, with the accumulators of the current line.
@@ -227,6 +232,7 @@ impl Searcher {
             helper: None,
             helper_nodes: Vec::new(),
             ordering: OrderingTables::default(),
+            correction: CorrectionHistory::default(),
             lmr,
             attacks: Attacks::Tables,
             evaluator: Evaluator::default(),
@@ -306,8 +312,10 @@ impl Searcher {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.ordering.clear();
+        self.correction.clear();
         for helper in &mut self.helpers {
             helper.ordering.clear();
+            helper.correction.clear();
         }
     }
 
@@ -732,12 +740,7 @@ impl Searcher {
         }
 
         let in_check = pos.in_check(backend);
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.evaluator.evaluate(backend, ply, pos)
-        };
-        self.static_evals[ply] = static_eval;
+        let (raw_eval, static_eval) = self.static_evaluation(backend, pos, ply, in_check);
         let improving = self.improving(ply);
 
         if !is_pv
@@ -777,6 +780,14 @@ impl Searcher {
                 continue;
             }
             let tactical = is_tactical(mv);
+            if !is_root
+                && !in_check
+                && index > 0
+                && !is_mate(alpha)
+                && loses_too_much(backend, pos, mv, tactical, depth)
+            {
+                continue;
+            }
             let (child, delta) = pos.make_move_with_delta(backend, mv);
             let gives_check = child.in_check(backend);
             let quiet = !tactical && !in_check && !gives_check;
@@ -829,8 +840,50 @@ impl Searcher {
         self.path.pop();
         if excluded == Move::NULL {
             self.remember(hash, ply, depth, beta, best_move, best_score);
+            self.learn_correction(pos, depth, raw_eval, beta, best_move, best_score);
         }
         best_score
+    }
+
+    /// The static evaluation of the node at `ply`, as the network or the hand-written
+    /// evaluation gives it and as its pawn structure's correction moves it (both `-INFINITY`
+    /// in check, where a position has none); the corrected one is kept for `improving`.
+    #[inline(always)]
+    fn static_evaluation<B: Backend>(
+        &mut self,
+        backend: B,
+        pos: &Position,
+        ply: usize,
+        in_check: bool,
+    ) -> (Score, Score) {
+        let (raw, corrected) = if in_check {
+            (-INFINITY, -INFINITY)
+        } else {
+            let raw = self.evaluator.evaluate(backend, ply, pos);
+            (raw, self.correction.correct(pos, raw))
+        };
+        self.static_evals[ply] = corrected;
+        (raw, corrected)
+    }
+
+    /// Blends a searched node's score into its pawn structure's correction (not in check: no
+    /// evaluation to correct).
+    #[inline(always)]
+    fn learn_correction(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        raw_eval: Score,
+        beta: Score,
+        best_move: Move,
+        best_score: Score,
+    ) {
+        if raw_eval != -INFINITY {
+            let found_best = best_move != Move::NULL;
+            let tactical = found_best && is_tactical(best_move);
+            self.correction
+                .learn(pos, depth, raw_eval, best_score, beta, found_best, tactical);
+        }
     }
 
     /// The score a node outside the principal variation returns before trying a move when its
@@ -860,7 +913,7 @@ impl Searcher {
         // Null move: if passing still fails high, a real move would too (not in pawn endings,
         // where passing can be the only bad option: zugzwang).
         if allow_null && depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
-            let score = self.null_move_score(backend, attacks, pos, beta, depth, ply);
+            let score = self.null_move_score(backend, attacks, pos, beta, depth, ply, static_eval);
             if self.aborted {
                 return Some(0);
             }
@@ -1033,8 +1086,10 @@ impl Searcher {
     }
 
     /// The score of passing at the node at `ply` (a null move), searched with a null window at
-    /// `beta` and a reduced depth, for the node's side.
+    /// `beta` and a reduced depth, for the node's side: a ply shallower for every two pawns the
+    /// static evaluation stands above beta, up to three.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn null_move_score<B: Backend, A: AttackSource>(
         &mut self,
         backend: B,
@@ -1043,8 +1098,9 @@ impl Searcher {
         beta: Score,
         depth: i32,
         ply: usize,
+        static_eval: Score,
     ) -> Score {
-        let reduction = 3 + depth / 6;
+        let reduction = 3 + depth / 6 + ((static_eval - beta) / 200).min(3);
         let child = pos.make_null_move();
         self.evaluator.make_null_move(ply);
         self.path.push(pos.hash());
@@ -1179,7 +1235,8 @@ impl Searcher {
             stand_pat = -INFINITY;
             best_score = -INFINITY;
         } else {
-            stand_pat = self.evaluator.evaluate(backend, ply, pos);
+            let raw = self.evaluator.evaluate(backend, ply, pos);
+            stand_pat = self.correction.correct(pos, raw);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -1238,6 +1295,16 @@ fn prunes_quiet(
         // Late move pruning: near the leaves, the quiet moves ordered last are not searched at
         // all (fewer when the side to move is not improving).
         || (depth <= 7 && index >= late_move_limit(depth, improving))
+}
+
+/// Whether `mv`, not the first move of a node `depth` deep, is pruned unsearched because the
+/// exchange on its square loses more than a shallow search could win back: near the leaves, a
+/// capture that loses more than a pawn a ply, or a quiet move that hangs its piece (either may
+/// give check).
+#[inline(always)]
+fn loses_too_much<B: Backend>(b: B, pos: &Position, mv: Move, tactical: bool, depth: i32) -> bool {
+    let margin = if tactical { 100 * depth } else { 60 * depth };
+    depth <= 6 && see::exchange(b, pos, mv) < -margin
 }
 
 /// How many moves of a node `depth` deep are tried before its remaining quiet moves are pruned:
