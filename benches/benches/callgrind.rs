@@ -67,7 +67,8 @@ macro_rules! counted {
 /// Every routine of the catalogue's table, then the two latency benchmarks.
 macro_rules! counted_routines {
     ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
-           $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
+           $title:literal: fn $name:ident $(<const $width:ident>)? ($($arg:ident: $ty:ty),*)
+           $(-> $ret:ty)?; )*) => {
         $( counted!($name = $id); )*
         counted!(piece_at_latency = "piece-at-latency");
         counted!(flip_latency = "flip-latency");

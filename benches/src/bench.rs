@@ -129,7 +129,8 @@ impl Bench {
 macro_rules! throughput {
     ([$routine:expr, $on:expr, $corpus:expr, $rounds:expr, $at:expr]
      $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
-        $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
+        $title:literal: fn $name:ident $(<const $width:ident>)? ($($arg:ident: $ty:ty),*)
+        $(-> $ret:ty)?; )*) => {
         match $routine {
             $( Routine::$variant => $on.run::<kernels::$variant>($corpus, $rounds, $at), )*
         }

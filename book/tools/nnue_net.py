@@ -13,12 +13,16 @@ from lane_diagrams.quad import codes_of
 REPO = Path(__file__).resolve().parents[2]
 EMBEDDED = REPO / "crates" / "qbb-engine" / "nets" / "default.nnue"
 
-# crates/qbb/src/nnue.rs
+# crates/qbb/src/nnue.rs (HIDDEN: the lab's width) and crates/qbb-engine/src/eval/nnue.rs
 INPUTS, HIDDEN, QA, QB, SCALE = 768, 128, 255, 64, 400
+ENGINE_HIDDEN = 256
 MAGIC, VERSION = b"QBBNNUE\0", 1
 HEADER_BYTES = len(MAGIC) + 6 * 4
-PAYLOAD_BYTES = 2 * HIDDEN * (INPUTS + 3) + 4
 MASK64 = (1 << 64) - 1
+
+
+def payload_bytes(hidden):
+    return 2 * hidden * (INPUTS + 3) + 4
 
 
 def wrap16(x):
@@ -50,31 +54,36 @@ class Network:
         self.output_bias = output_bias
         self.source = source        # how the book names it
 
+    @property
+    def hidden(self):
+        return len(self.bias)
+
     def weights(self):
         """Every weight and bias, in file order."""
         out = [v for row in self.rows for v in row] + list(self.bias)
         return out + [v for row in self.output for v in row] + [self.output_bias]
 
 
-def read_network(path=EMBEDDED):
-    """A network file, checked as the engine checks it (magic, version, shape, length, checksum);
-    returns the network and the file's size and checksum."""
+def read_network(path=EMBEDDED, hidden=ENGINE_HIDDEN):
+    """A network file of width `hidden`, checked as the engine checks it (magic, version, shape,
+    length, checksum); returns the network and the file's size and checksum."""
     data = Path(path).read_bytes()
     if data[:len(MAGIC)] != MAGIC:
         raise SystemExit(f"nnue: {path} is not a qbb network file")
     words = struct.unpack_from("<6I", data, len(MAGIC))
-    if words != (VERSION, INPUTS, HIDDEN, QA, QB, SCALE):
+    if words != (VERSION, INPUTS, hidden, QA, QB, SCALE):
         raise SystemExit(f"nnue: {path}: version and shape {words}, the book knows "
-                         f"{(VERSION, INPUTS, HIDDEN, QA, QB, SCALE)}")
-    if len(data) != HEADER_BYTES + PAYLOAD_BYTES + 8:
+                         f"{(VERSION, INPUTS, hidden, QA, QB, SCALE)}")
+    payload = payload_bytes(hidden)
+    if len(data) != HEADER_BYTES + payload + 8:
         raise SystemExit(f"nnue: {path}: {len(data)} bytes, a network file has "
-                         f"{HEADER_BYTES + PAYLOAD_BYTES + 8}")
+                         f"{HEADER_BYTES + payload + 8}")
     stored = struct.unpack_from("<Q", data, len(data) - 8)[0]
     if fnv1a(data[:-8]) != stored:
         raise SystemExit(f"nnue: {path}: the checksum does not match")
-    values = struct.unpack_from(f"<{HIDDEN * (INPUTS + 3)}h", data, HEADER_BYTES)
-    rows = [list(values[i * HIDDEN:(i + 1) * HIDDEN]) for i in range(INPUTS + 3)]
-    output_bias = struct.unpack_from("<i", data, HEADER_BYTES + PAYLOAD_BYTES - 4)[0]
+    values = struct.unpack_from(f"<{hidden * (INPUTS + 3)}h", data, HEADER_BYTES)
+    rows = [list(values[i * hidden:(i + 1) * hidden]) for i in range(INPUTS + 3)]
+    output_bias = struct.unpack_from("<i", data, HEADER_BYTES + payload - 4)[0]
     rel = Path(path).resolve().relative_to(REPO)
     net = Network(rows[:INPUTS], rows[INPUTS], rows[INPUTS + 1:], output_bias, f"`{rel}`")
     return net, len(data), stored
@@ -98,8 +107,9 @@ class SplitMix64:
 
 
 def tame_network():
-    """The conformance kit's first sample network (`Sample for &'static Network`): every weight
-    `below(256) - 128` from SplitMix64(0x4E4E_5545), filled in `Network::random`'s order."""
+    """The conformance kit's first sample network at the lab's width (`Sample for &'static
+    Network<N>`): every weight `below(256) - 128` from SplitMix64(0x4E4E_5545), filled in
+    `Network::random`'s order."""
     rng = SplitMix64(0x4E4E_5545)
     weight = lambda: rng.below(256) - 128
     rows = [[weight() for _ in range(HIDDEN)] for _ in range(INPUTS)]

@@ -1,6 +1,6 @@
 //! The network file loader (`EvalFile`) and the evaluation of a network of any weights. Every
 //! input is read as a file: refused with a one-line reason, or loaded. Then its first byte picks
-//! one of three more checks, each cheap enough for millions of executions (a network is 197 KiB,
+//! one of three more checks, each cheap enough for millions of executions (a network is 386 KiB,
 //! so nothing builds, writes or sums a whole one unless it has to):
 //!
 //! - header: the embedded network's header with the input written over it from an offset, the
@@ -23,8 +23,8 @@ use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
-use qbb::nnue::{INPUTS, Network};
-use qbb_engine::nnue::{Evaluator, embedded_network};
+use qbb::nnue::INPUTS;
+use qbb_engine::nnue::{Evaluator, Network, embedded_network};
 use qbb_engine::{MoveList, Position};
 
 /// Positions whose children between them make every kind of move: quiet, capture, castling on
@@ -82,7 +82,7 @@ fuzz_target!(|data: &[u8]| {
     let [mode, a, b, rest @ ..] = data else {
         return;
     };
-    // The whole-file path reads, sums and writes 197 KiB: milliseconds under the sanitizers,
+    // The whole-file path reads, sums and writes 386 KiB: milliseconds under the sanitizers,
     // where the others take a fraction of one. It is picked by a hash of the whole input, not by
     // a byte the mutations keep, so that the inputs it adds to the corpus do not make it the
     // common case.

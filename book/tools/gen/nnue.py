@@ -92,7 +92,8 @@ def network_facts(header):
     features = [v for row in net.rows for v in row]
     outputs = [v for row in net.output for v in row]
     return header + (
-        f"The network built into the engine, {named}: {nonzero} of its {len(values)} weights "
+        f"The network built into the engine, {named}, {net.hidden} lanes wide: {nonzero} of its "
+        f"{len(values)} weights "
         f"and biases are non-zero. Feature weights run from {span(features)} and the feature "
         f"bias from {span(net.bias)} (scale QA = {nnue_net.QA}); output weights from "
         f"{span(outputs)} (scale QB = {nnue_net.QB}); the output bias is {net.output_bias} "

@@ -191,11 +191,12 @@ def nnue_accumulator():
     them_edits = sorted(edits[1], key=lambda e: e[0] != "-")
     assert [e[0] for e in us_edits] == ["-", "-", "+"]
 
-    # The forward pass in avx2's grouping: sixteen registers of sixteen lanes, vpmaddwd pairs
-    # added into eight i32 lanes, then folded.
+    # The forward pass in avx2's grouping: registers of sixteen lanes, us then them, each part
+    # after the other, vpmaddwd pairs added into eight i32 lanes, then folded.
+    registers = net.hidden // 16
     sums = [0] * 8
     for side in (0, 1):
-        for r in range(8):
+        for r in range(registers):
             x = moved[side][16 * r:16 * r + 16]
             w = net.output[side][16 * r:16 * r + 16]
             v = [min(max(a, 0), nn.QA) for a in x]
@@ -214,18 +215,20 @@ def nnue_accumulator():
         assert [int(a) for a in us] == acc[0][:8] and int(mover) == cp, \
             "the figure must match avx2's nnue_refresh and nnue_update"
 
+    parts = net.hidden // 128
     svg = Svg(W, "The NNUE accumulator in eight YMM registers: a move's rows, then the forward "
               "pass")
-    y = title(svg, "avx2 NNUE: one accumulator in eight YMM registers, a move's rows, the "
+    y = title(svg, "avx2 NNUE: an accumulator part in eight YMM registers, a move's rows, the "
               "forward pass",
               f"Kiwipete, white to move, 1. Nxf7 (e5f7); the side to move's accumulator, us. "
               f"Weights: {weights}.")
 
-    # 1. the accumulator as eight registers, a heat map of its 128 lanes
-    y = svg.para(10, y + 2, "1. nnue_refresh: acc.us = the bias + one row per piece, 128 "
-                 "lanes of i16; ymm k holds lanes 16k to 16k + 15, lane 0 on the left.", size=12)
+    # 1. the first part of the accumulator as eight registers, a heat map of its 128 lanes
+    y = svg.para(10, y + 2, f"1. nnue_refresh: acc.us = the bias + one row per piece, "
+                 f"{net.hidden} lanes of i16, edited in {parts} part(s) of 128; in the first, "
+                 "ymm k holds lanes 16k to 16k + 15, lane 0 on the left.", size=12)
     x0, cw, ch = 70, 24, 12
-    scale = max(1, max(abs(a) for a in acc[0]))
+    scale = max(1, max(abs(a) for a in acc[0][:128]))
     svg.text(x0 + cw / 2, y + 8, "0", size=9, anchor="middle", fill="#555")
     svg.text(x0 + 15.5 * cw, y + 8, "15", size=9, anchor="middle", fill="#555")
     y += 12
@@ -238,9 +241,11 @@ def nnue_accumulator():
             svg.rect(x0 + i * cw, yy, cw, ch, fill=fill, stroke=FAINT, sw=0.5)
     svg.rect(x0 - 1.5, y - 1.5, 8 * cw + 3, ch + 3, fill="none", stroke=INK, sw=1.6)
     y += 8 * (ch + 3) + 6
+    later = (f" The next part, lanes 128 to {net.hidden - 1}, goes through the same eight "
+             "registers after it." if parts > 1 else "")
     y = svg.para(x0, y + 8, f"Blue below zero, orange above, full colour at {scale}. Framed: "
-                 "lanes 0 to 7, followed below. acc.them takes ymm8 to ymm15: the two "
-                 "accumulators fill all sixteen YMM registers of AVX2.", size=10.5, fill="#444")
+                 f"lanes 0 to 7, followed below.{later} acc.them is edited the same way.",
+                 size=10.5, fill="#444")
 
     # the rows of a table of eight lanes: a label of two lines, then the values
     lx, vx, vw = 8, 178, 36
@@ -276,10 +281,11 @@ def nnue_accumulator():
     y = lanes_row(y, "ymm0", "after: equal to a refresh", moved[0][:8], fill=LIGHT[0],
                   frame=True)
     them_rows = ", ".join(f"{'-' if s == '-' else '+'}row {f}" for s, f, _, _ in them_edits)
-    y = svg.para(10, y + 10, f"[row f]: the network's row f, 256 bytes at W + 256 f; ymm k "
-                 f"reads its bytes 32k to 32k + 31. The same three instructions edit ymm1 to "
-                 f"ymm7; acc.them, on the mirrored board, takes {them_rows} in ymm8 to ymm15.",
-                 size=10.5, fill="#444")
+    row_bytes = 2 * net.hidden
+    y = svg.para(10, y + 10, f"[row f]: the network's row f, {row_bytes} bytes at W + "
+                 f"{row_bytes} f; ymm k reads its bytes 32k to 32k + 31. The same three "
+                 f"instructions edit ymm1 to ymm7, and every register of every part; acc.them, "
+                 f"on the mirrored board, takes {them_rows}.", size=10.5, fill="#444")
 
     # 3. the forward pass on the same eight lanes
     x = moved[0][:8]
@@ -294,11 +300,12 @@ def nnue_accumulator():
     y = lanes_row(y, "[output row 0]", "w: the output weights of us", w)
     y = lanes_row(y, "vpmullw", "v · w, its low 16 bits", vwp)
     y = lanes_row(y, "vpmaddwd", "v · (v · w), pairs added: i32", madd, fill=LIGHT[1], wide=True)
-    y = svg.para(10, y + 10, f"Sixteen registers, eight of us against output row 0 and eight "
-                 f"of them against row 1, vpaddd into one register of eight i32 sums; "
-                 f"vextracti128, vpaddd, vpshufd, vpaddd, vpshufd, vpaddd and vmovd fold them "
-                 f"to {total}. Network::finish: ({total} / 255 + {net.output_bias}) · 400 / "
-                 f"(255 · 64) = {cp} cp for the side that moved. The scalar loop adds the 256 "
-                 f"products one at a time, in another order, and reaches the same {total}: "
-                 f"wrapping i32 addition is associative.", size=11)
+    y = svg.para(10, y + 10, f"{2 * registers} registers' worth, {registers} of us against "
+                 f"output row 0 and {registers} of them against row 1, vpaddd into one register "
+                 f"of eight i32 sums; vextracti128, vpaddd, vpshufd, vpaddd, vpshufd, vpaddd and "
+                 f"vmovd fold them to {total}. Network::finish: ({total} / 255 + "
+                 f"{net.output_bias}) · 400 / (255 · 64) = {cp} cp for the side that moved. The "
+                 f"scalar loop adds the {2 * net.hidden} products one at a time, in another "
+                 f"order, and reaches the same {total}: wrapping i32 addition is associative.",
+                 size=11)
     return svg.render()

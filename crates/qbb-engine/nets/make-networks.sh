@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Makes the engine's networks from its own games, in one command: self-play data from the engine
-# as built now (its embedded network evaluating, 5,000 nodes a move), then one network 128 lanes
-# wide and one 256 wide trained on the same positions. Everything goes under target/nnue/; a data
-# file already there is kept (the same seed gives the same file, so a stopped run resumes).
+# as built now (its embedded network evaluating, 5,000 nodes a move), then a network of the
+# engine's width (256 lanes) trained on them. Everything goes under target/nnue/; a data file
+# already there is kept (the same seed gives the same file, so a stopped run resumes).
 #
 #   crates/qbb-engine/nets/make-networks.sh              # 6 files of 10,000 games (~5.7 M positions)
 #   crates/qbb-engine/nets/make-networks.sh --files 2    # fewer games, for a try
 #
-# Which network becomes `default.nnue` (or `hidden-256.nnue`) is a match's decision, not this
-# script's: see nets/README.md.
+# Whether the network becomes `default.nnue` is a match's decision, not this script's: see
+# nets/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
@@ -26,8 +26,6 @@ out=target/nnue
 mkdir -p "$out/data"
 
 cargo build --release -p qbb-engine -p qbb-trainer
-# The trainer of the other width, in its own folder so that the two builds do not replace each other.
-cargo build --release -p qbb-trainer --features hidden-256 --target-dir target/hidden-256
 
 data=()
 for ((i = 0; i < files; i++)); do
@@ -42,9 +40,6 @@ for ((i = 0; i < files; i++)); do
 done
 
 # Two training threads whatever the machine: a training run is repeatable for a thread count.
-train() {
-  "$1" "${data[@]}" --out "$2" --epochs 40 --batch-size 16384 --wdl 0 --threads 2
-}
-train target/release/qbb-train "$out/qbb-128.nnue"
-train target/hidden-256/release/qbb-train "$out/qbb-256.nnue"
-echo "networks: $out/qbb-128.nnue and $out/qbb-256.nnue, from ${#data[@]} data file(s)"
+target/release/qbb-train "${data[@]}" --out "$out/qbb-256.nnue" \
+  --epochs 40 --batch-size 16384 --wdl 0 --threads 2
+echo "network: $out/qbb-256.nnue, from ${#data[@]} data file(s)"

@@ -1,4 +1,4 @@
-//! The network in `f32`, as it is trained: the same shape as [`qbb::nnue::Network`] (a feature
+//! The network in `f32`, as it is trained: the same shape as the engine's network (a feature
 //! transformer shared by both perspectives, SCReLU, one output) with real-valued weights, its
 //! forward pass, and its gradient.
 //!
@@ -12,7 +12,8 @@
 //! the game's result can be mixed, and a big score's error weighs less than a small one's.
 
 use qbb::conformance::SplitMix64;
-use qbb::nnue::{HIDDEN, INPUTS, Perspective, SCALE};
+use qbb::nnue::{INPUTS, Perspective, SCALE};
+use qbb_engine::nnue::HIDDEN;
 
 use crate::data::Sample;
 

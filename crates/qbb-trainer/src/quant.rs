@@ -5,7 +5,8 @@
 //! `i32` and wraps on overflow, silently; the optimiser therefore clips every weight after every
 //! step to the [`LIMITS`] below, inside which no sum the engine forms can overflow.
 
-use qbb::nnue::{HIDDEN, Network, QA, QB};
+use qbb::nnue::{QA, QB};
+use qbb_engine::nnue::{HIDDEN, Network};
 use qbb::{Backend, Scalar};
 
 use crate::data::{MAX_PIECES, Sample};

@@ -153,7 +153,8 @@ impl<B: Backend> Checker<'_, B> {
         Ok(coverage)
     }
 
-    /// Runs `routine` over the positions, then the random quads, each input made by `make`.
+    /// Runs `routine` over the positions, then the random quads. The NNUE routines run at the
+    /// lab's width and at twice it, where every vector backend edits an accumulator in parts.
     fn check_routine(&self, routine: Routine) -> Result<usize, Box<Mismatch>> {
         let mut rng = SplitMix64(self.config.seed ^ (routine as u64) << 32);
         let mut cases = 0;
@@ -163,8 +164,12 @@ impl<B: Backend> Checker<'_, B> {
                 Some(&q) => q,
                 None => rng.quad(),
             };
-            self.check_one(routine, &quad, &mut rng)?;
+            self.check_one::<HIDDEN>(routine, &quad, &mut rng)?;
             cases += 1;
+            if routine.module() == "nnue" {
+                self.check_one::<{ 2 * HIDDEN }>(routine, &quad, &mut rng)?;
+                cases += 1;
+            }
         }
         Ok(cases)
     }
@@ -174,11 +179,13 @@ impl<B: Backend> Checker<'_, B> {
 /// `Checker::check_one`, from the catalogue's table: for each routine, draw its arguments from
 /// the quad (each by its type and name, see [`Sample`]), call scalar and the backend on copies of
 /// them, and compare the results and the arguments afterwards (a `&mut` argument is an output).
+/// The NNUE routines' networks and accumulators are `HIDDEN` lanes wide, the parameter.
 macro_rules! check_one {
     ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
-           $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
+           $title:literal: fn $name:ident $(<const $width:ident>)? ($($arg:ident: $ty:ty),*)
+           $(-> $ret:ty)?; )*) => {
         impl<B: Backend> Checker<'_, B> {
-            fn check_one(
+            fn check_one<const HIDDEN: usize>(
                 &self,
                 routine: Routine,
                 q: &Quad,
@@ -280,37 +287,47 @@ impl Sample for Quad {
     }
 }
 
-/// A network is passed by reference and sampled as one of a few built once: weights within the
-/// range training keeps them in, and weights anywhere in `i16`, where the sums wrap.
-impl Param for &Network {
-    type Owned = &'static Network;
-    type Passed<'a> = &'a Network;
-    fn pass(owned: &mut &'static Network) -> &'static Network {
+/// A network is passed by reference and sampled as one of a few built once per width: weights
+/// within the range training keeps them in, and weights anywhere in `i16`, where the sums wrap.
+impl<const N: usize> Param for &Network<N> {
+    type Owned = &'static Network<N>;
+    type Passed<'a> = &'a Network<N>;
+    fn pass(owned: &mut &'static Network<N>) -> &'static Network<N> {
         owned
     }
 }
 
-impl Sample for &'static Network {
-    fn sample(rng: &mut SplitMix64, _: &Quad, _: &str) -> &'static Network {
-        static NETWORKS: std::sync::OnceLock<[Box<Network>; 2]> = std::sync::OnceLock::new();
-        let networks = NETWORKS.get_or_init(|| {
-            let mut rng = SplitMix64(0x4E4E_5545);
-            let mut tame = || rng.below(256) as i16 - 128;
-            let tame = Network::random(&mut tame);
-            let mut rng = SplitMix64(0x5749_4C44);
-            let wild = Network::random(&mut || rng.next_u64() as i16);
-            [tame, wild]
-        });
+impl<const N: usize> Sample for &'static Network<N> {
+    fn sample(rng: &mut SplitMix64, _: &Quad, _: &str) -> &'static Network<N> {
+        // One static serves every width (a generic function's statics are shared): the pair of
+        // each width is made once, leaked, and found by its width.
+        type Pairs = std::sync::Mutex<Vec<(usize, &'static (dyn std::any::Any + Send + Sync))>>;
+        static NETWORKS: Pairs = std::sync::Mutex::new(Vec::new());
+        let mut made = NETWORKS.lock().unwrap_or_else(|e| e.into_inner());
+        let pair = match made.iter().find(|(width, _)| *width == N) {
+            Some(&(_, pair)) => pair,
+            None => {
+                let mut rng = SplitMix64(0x4E4E_5545);
+                let mut tame = || rng.below(256) as i16 - 128;
+                let tame = Network::<N>::random(&mut tame);
+                let mut rng = SplitMix64(0x5749_4C44);
+                let wild = Network::<N>::random(&mut || rng.next_u64() as i16);
+                let pair: &'static (dyn std::any::Any + Send + Sync) = Box::leak(Box::new([tame, wild]));
+                made.push((N, pair));
+                pair
+            }
+        };
+        let networks: &'static [Box<Network<N>>; 2] = pair.downcast_ref().expect("stored by width");
         &networks[rng.below(2) as usize]
     }
 }
 
-impl Sample for Accumulators {
+impl<const N: usize> Sample for Accumulators<N> {
     /// The accumulators of a refresh of the case's quad, or random lanes: around the activation's
     /// clipping range, or anywhere in `i16`.
-    fn sample(rng: &mut SplitMix64, q: &Quad, name: &str) -> Accumulators {
+    fn sample(rng: &mut SplitMix64, q: &Quad, name: &str) -> Accumulators<N> {
         match rng.below(3) {
-            0 => Scalar.nnue_refresh(q, <&Network>::sample(rng, q, name)),
+            0 => Scalar.nnue_refresh(q, <&Network<N>>::sample(rng, q, name)),
             1 => Accumulators {
                 us: Lanes(std::array::from_fn(|_| rng.below(400) as i16 - 100)),
                 them: Lanes(std::array::from_fn(|_| rng.below(400) as i16 - 100)),

@@ -1,20 +1,19 @@
-//! NNUE, the efficiently updatable neural network: the evaluation modern chess engines spend
-//! their SIMD on, in its smallest useful shape.
+//! NNUE, the efficiently updatable neural network: the evaluation modern chess engines spend their
+//! SIMD on, in its smallest useful shape.
 //!
 //! The network sees a position twice, once from each side (its *perspectives*). For each, 768
 //! inputs say which of the 12 pieces (own or opponent's, six types) stands on which of the 64
-//! squares, the board turned so that this side plays up. A first layer, the *feature
-//! transformer*, maps each perspective's inputs to [`HIDDEN`] numbers; as at most 32 of the 768
-//! inputs are 1, that layer is a sum of weight rows, one per piece on the board: the
-//! *accumulator*. A move changes two to four squares, so the accumulator is updated by adding
-//! and subtracting a few rows instead of summing 32 (the "efficiently updatable" of the name).
-//! The output is one number: both accumulators through a squared clipped ReLU, multiplied by the
-//! output weights and summed.
+//! squares, the board turned so that this side plays up. A first layer, the *feature transformer*,
+//! maps each perspective's inputs to `N` numbers (its width); as at most 32 of the 768 inputs are
+//! 1, that layer is a sum of weight rows, one per piece on the board: the *accumulator*. A move
+//! changes two to four squares, so the accumulator is updated by adding and subtracting a few rows
+//! instead of summing 32 (the "efficiently updatable" of the name). The output is one number: both
+//! accumulators through a squared clipped ReLU, multiplied by the output weights and summed.
 //!
 //! Everything is integer, so that every backend's inference is exact and equal to the scalar
 //! reference's bit for bit: the accumulator and the weights are `i16`, with wrapping arithmetic
-//! (addition mod 2^16 is associative, so a refresh and any sequence of updates agree even where
-//! a sum overflows), the output layer sums `i32` products, again wrapping.
+//! (addition mod 2^16 is associative, so a refresh and any sequence of updates agree even where a
+//! sum overflows), the output layer sums `i32` products, again wrapping.
 //!
 //! In a [`Quad`] the two perspectives are the two colours. `us` is the side whose pieces carry the
 //! colour bit (in the engine, which keeps the board relative, the side to move), playing up the
@@ -29,15 +28,12 @@ use crate::square::{Square, Squares};
 /// Inputs per perspective: 2 colours × 6 piece types × 64 squares.
 pub const INPUTS: usize = 768;
 
-/// The feature transformer's width per perspective: 128 lanes of `i16` are eight YMM registers,
-/// four ZMM, so a vector backend keeps a whole accumulator in registers while it edits it. The
-/// `hidden-256` feature builds 256 lanes instead (the backends then edit an accumulator in two
-/// parts): the other width the engine's networks are measured at.
-pub const HIDDEN: usize = if cfg!(feature = "hidden-256") {
-    256
-} else {
-    128
-};
+/// The width the lab measures (the feature transformer's lanes per perspective), and what
+/// [`Lanes`], [`Accumulators`] and [`Network`] mean without one: 128 lanes of `i16` are eight YMM
+/// registers, four ZMM, so a vector backend keeps a whole accumulator in registers while it edits
+/// it. Every type and routine here takes any multiple of 128 lanes; at a greater width the
+/// vector backends edit an accumulator in parts (the engine's networks are 256 wide).
+pub const HIDDEN: usize = 128;
 
 /// The activation's ceiling, and the scale of the feature transformer's weights: 1.0 is `QA`.
 pub const QA: i32 = 255;
@@ -48,19 +44,19 @@ pub const QB: i32 = 64;
 /// Network output 1.0 is `SCALE` centipawns.
 pub const SCALE: i32 = 400;
 
-/// One perspective's accumulator, or one row of the feature transformer: `HIDDEN` lanes of
-/// `i16`, aligned to a cache line so that every backend loads it with aligned loads.
+/// One perspective's accumulator, or one row of the feature transformer: `N` lanes of `i16`,
+/// aligned to a cache line so that every backend loads it with aligned loads.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 #[repr(C, align(64))]
-pub struct Lanes(pub [i16; HIDDEN]);
+pub struct Lanes<const N: usize = HIDDEN>(pub [i16; N]);
 
-impl Default for Lanes {
-    fn default() -> Lanes {
-        Lanes([0; HIDDEN])
+impl<const N: usize> Default for Lanes<N> {
+    fn default() -> Lanes<N> {
+        Lanes([0; N])
     }
 }
 
-impl fmt::Debug for Lanes {
+impl<const N: usize> fmt::Debug for Lanes<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:?}", &self.0[..])
     }
@@ -69,17 +65,17 @@ impl fmt::Debug for Lanes {
 /// Both perspectives' accumulators of a position.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(C)]
-pub struct Accumulators {
+pub struct Accumulators<const N: usize = HIDDEN> {
     /// The side whose pieces carry the colour bit (the side to move, in the engine).
-    pub us: Lanes,
+    pub us: Lanes<N>,
     /// The other side, on the mirrored board.
-    pub them: Lanes,
+    pub them: Lanes<N>,
 }
 
-impl Accumulators {
+impl<const N: usize> Accumulators<N> {
     /// Each accumulator with the perspective it is of, `us` first.
     #[inline(always)]
-    pub fn perspectives_mut(&mut self) -> [(&mut Lanes, Perspective); 2] {
+    pub fn perspectives_mut(&mut self) -> [(&mut Lanes<N>, Perspective); 2] {
         [
             (&mut self.us, Perspective::Us),
             (&mut self.them, Perspective::Them),
@@ -89,7 +85,7 @@ impl Accumulators {
     /// The accumulators after the board is flipped (the colour flip of routine 8): the two
     /// perspectives trade places.
     #[inline(always)]
-    pub fn flipped(&self) -> Accumulators {
+    pub fn flipped(&self) -> Accumulators<N> {
         Accumulators {
             us: self.them,
             them: self.us,
@@ -189,9 +185,10 @@ pub(crate) trait Vector: Copy {
 }
 
 /// The accumulator loops: the refresh and the update of a vector backend, generic over its
-/// register `V`, with `REGS` registers per part of an accumulator (the whole of it, unless it
-/// would not leave the register file room for a row: then in parts). Each part of each
-/// perspective's accumulator is loaded once, edited by every row, and stored once.
+/// register `V`, with `REGS` registers per part of an accumulator of `N` lanes (the whole of one
+/// of 128 lanes, unless it would not leave the register file room for a row: then in parts; a
+/// wider one in more parts). Each part of each perspective's accumulator is loaded once, edited
+/// by every row, and stored once.
 ///
 /// Plain loops, no iterator adapters: a closure compiled with the backend's features cannot be
 /// inlined into core's adapters, compiled without them, so it would stay a call, and no vector
@@ -201,16 +198,16 @@ pub(crate) trait Vector: Copy {
 ///
 /// The CPU has `V`'s instructions (see [`Vector`]).
 #[inline(always)]
-pub(crate) unsafe fn refresh<V: Vector, const REGS: usize>(
+pub(crate) unsafe fn refresh<V: Vector, const REGS: usize, const N: usize>(
     quad: &Quad,
-    net: &Network,
-) -> Accumulators {
+    net: &Network<N>,
+) -> Accumulators<N> {
     let mut acc = Accumulators::default();
     for (lanes, perspective) in acc.perspectives_mut() {
-        for part in 0..parts::<V, REGS>() {
+        for part in 0..parts::<V, REGS, N>() {
             // SAFETY: the caller's promise.
             unsafe {
-                let mut regs = load::<V, REGS>(&net.feature_bias, part);
+                let mut regs = load::<V, REGS, N>(&net.feature_bias, part);
                 for sq in Squares(quad.occupied()) {
                     if let Some(f) = feature(quad.nibble(sq), sq, perspective) {
                         regs = edit(regs, net.row(f), part, false);
@@ -227,17 +224,17 @@ pub(crate) unsafe fn refresh<V: Vector, const REGS: usize>(
 ///
 /// The CPU has `V`'s instructions (see [`Vector`]).
 #[inline(always)]
-pub(crate) unsafe fn update<V: Vector, const REGS: usize>(
-    acc: &mut Accumulators,
+pub(crate) unsafe fn update<V: Vector, const REGS: usize, const N: usize>(
+    acc: &mut Accumulators<N>,
     before: &Quad,
     delta: &Quad,
-    net: &Network,
+    net: &Network<N>,
 ) {
     for (lanes, perspective) in acc.perspectives_mut() {
-        for part in 0..parts::<V, REGS>() {
+        for part in 0..parts::<V, REGS, N>() {
             // SAFETY: the caller's promise.
             unsafe {
-                let mut regs = load::<V, REGS>(lanes, part);
+                let mut regs = load::<V, REGS, N>(lanes, part);
                 for change in changes(before, delta) {
                     if let Some(f) = feature(change.before, change.sq, perspective) {
                         regs = edit(regs, net.row(f), part, true);
@@ -259,16 +256,19 @@ pub(crate) unsafe fn update<V: Vector, const REGS: usize>(
 ///
 /// The CPU has `V`'s instructions (see [`Vector`]).
 #[inline(always)]
-pub(crate) unsafe fn evaluate<V: Vector, const REGS: usize>(
-    acc: &Accumulators,
-    net: &Network,
+pub(crate) unsafe fn evaluate<V: Vector, const REGS: usize, const N: usize>(
+    acc: &Accumulators<N>,
+    net: &Network<N>,
 ) -> i32 {
     // SAFETY: the caller's promise.
     unsafe {
         let mut sums = V::zero_sums();
         for (lanes, weights) in net.output_halves(acc) {
-            for part in 0..parts::<V, REGS>() {
-                let (x, w) = (load::<V, REGS>(lanes, part), load::<V, REGS>(weights, part));
+            for part in 0..parts::<V, REGS, N>() {
+                let (x, w) = (
+                    load::<V, REGS, N>(lanes, part),
+                    load::<V, REGS, N>(weights, part),
+                );
                 for i in 0..REGS {
                     sums = V::add_activated(sums, x[i], w[i]);
                 }
@@ -278,25 +278,25 @@ pub(crate) unsafe fn evaluate<V: Vector, const REGS: usize>(
     }
 }
 
-/// How many parts of `REGS` registers an accumulator is edited in.
-const fn parts<V: Vector, const REGS: usize>() -> usize {
+/// How many parts of `REGS` registers an accumulator of `N` lanes is edited in.
+const fn parts<V: Vector, const REGS: usize, const N: usize>() -> usize {
     const {
         assert!(
-            HIDDEN.is_multiple_of(REGS * V::LANES),
+            N.is_multiple_of(REGS * V::LANES),
             "parts must tile an accumulator"
         )
     };
-    HIDDEN / (REGS * V::LANES)
+    N / (REGS * V::LANES)
 }
 
 /// Register `reg` of `lanes` (lanes `reg * V::LANES` on).
 ///
 /// # Safety
 ///
-/// The CPU has `V`'s instructions, and `reg < HIDDEN / V::LANES`.
+/// The CPU has `V`'s instructions, and `reg < N / V::LANES`.
 #[inline(always)]
-unsafe fn register<V: Vector>(lanes: &Lanes, reg: usize) -> V {
-    // SAFETY: `Lanes` is `HIDDEN` lanes aligned to 64, so with `reg` in range the register's lanes
+unsafe fn register<V: Vector, const N: usize>(lanes: &Lanes<N>, reg: usize) -> V {
+    // SAFETY: `Lanes` is `N` lanes aligned to 64, so with `reg` in range the register's lanes
     // lie within it, aligned to the register's size; the rest is the caller's promise.
     unsafe { V::load(lanes.0.as_ptr().add(reg * V::LANES)) }
 }
@@ -305,9 +305,12 @@ unsafe fn register<V: Vector>(lanes: &Lanes, reg: usize) -> V {
 ///
 /// # Safety
 ///
-/// The CPU has `V`'s instructions, and `part < parts::<V, REGS>()`.
+/// The CPU has `V`'s instructions, and `part < parts::<V, REGS, N>()`.
 #[inline(always)]
-unsafe fn load<V: Vector, const REGS: usize>(lanes: &Lanes, part: usize) -> [V; REGS] {
+unsafe fn load<V: Vector, const REGS: usize, const N: usize>(
+    lanes: &Lanes<N>,
+    part: usize,
+) -> [V; REGS] {
     // SAFETY: the caller's promise.
     std::array::from_fn(|i| unsafe { register(lanes, part * REGS + i) })
 }
@@ -318,7 +321,11 @@ unsafe fn load<V: Vector, const REGS: usize>(lanes: &Lanes, part: usize) -> [V; 
 ///
 /// The CPU has `V`'s instructions.
 #[inline(always)]
-unsafe fn store<V: Vector, const REGS: usize>(regs: [V; REGS], lanes: &mut Lanes, part: usize) {
+unsafe fn store<V: Vector, const REGS: usize, const N: usize>(
+    regs: [V; REGS],
+    lanes: &mut Lanes<N>,
+    part: usize,
+) {
     let base = lanes.0.as_mut_ptr();
     for (i, reg) in regs.into_iter().enumerate() {
         // SAFETY: as in `load`, and `lanes` is borrowed mutably.
@@ -332,15 +339,15 @@ unsafe fn store<V: Vector, const REGS: usize>(regs: [V; REGS], lanes: &mut Lanes
 ///
 /// The CPU has `V`'s instructions.
 #[inline(always)]
-unsafe fn edit<V: Vector, const REGS: usize>(
+unsafe fn edit<V: Vector, const REGS: usize, const N: usize>(
     regs: [V; REGS],
-    row: &Lanes,
+    row: &Lanes<N>,
     part: usize,
     out: bool,
 ) -> [V; REGS] {
     // SAFETY: the caller's promise.
     unsafe {
-        let row = load::<V, REGS>(row, part);
+        let row = load::<V, REGS, N>(row, part);
         if out {
             std::array::from_fn(|i| regs[i].sub(row[i]))
         } else {
@@ -350,31 +357,32 @@ unsafe fn edit<V: Vector, const REGS: usize>(
 }
 // ANCHOR_END: accumulator_loops
 
-/// The quantised network: a feature transformer shared by both perspectives and an output
-/// layer that sees `us` then `them`. About 197 KiB, so it lives in a `Box`.
+/// The quantised network of width `N`: a feature transformer shared by both perspectives and an
+/// output layer that sees `us` then `them`. About 1.5 KiB a lane (197 KiB at 128), so it lives in
+/// a `Box`.
 #[derive(Clone, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub struct Network {
+pub struct Network<const N: usize = HIDDEN> {
     /// Row `i` is added to a perspective's accumulator when its input `i` is set (scale `QA`).
-    pub feature_weights: [Lanes; INPUTS],
+    pub feature_weights: [Lanes<N>; INPUTS],
     /// Every accumulator starts from the bias (scale `QA`).
-    pub feature_bias: Lanes,
+    pub feature_bias: Lanes<N>,
     /// The output weights of `us` (row 0) and `them` (row 1) (scale `QB`).
-    pub output_weights: [Lanes; 2],
+    pub output_weights: [Lanes<N>; 2],
     /// Scale `QA * QB`.
     pub output_bias: i32,
 }
 
-impl fmt::Debug for Network {
-    /// A network is 197 KiB: a failing test names it by its checksum.
+impl<const N: usize> fmt::Debug for Network<N> {
+    /// A network is hundreds of KiB: a failing test names it by its checksum.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Network(checksum {:#018x})", checksum(&self.payload()))
     }
 }
 
-impl Network {
+impl<const N: usize> Network<N> {
     /// A network of zeros, to fill in.
-    pub fn zeroed() -> Box<Network> {
+    pub fn zeroed() -> Box<Network<N>> {
         Box::new(Network {
             feature_weights: [Lanes::default(); INPUTS],
             feature_bias: Lanes::default(),
@@ -384,7 +392,7 @@ impl Network {
     }
 
     /// A network whose every weight and bias is drawn from `weight` (tests and benchmarks).
-    pub fn random(weight: &mut impl FnMut() -> i16) -> Box<Network> {
+    pub fn random(weight: &mut impl FnMut() -> i16) -> Box<Network<N>> {
         let mut net = Network::zeroed();
         for row in net.rows_mut() {
             row.0 = std::array::from_fn(|_| weight());
@@ -395,14 +403,17 @@ impl Network {
 
     /// The row of input `feature`.
     #[inline(always)]
-    pub fn row(&self, feature: usize) -> &Lanes {
+    pub fn row(&self, feature: usize) -> &Lanes<N> {
         &self.feature_weights[feature]
     }
 
     /// The output layer's two halves, in the order of the sum: each perspective's accumulator
     /// with the weights it meets, `us` with row 0 and `them` with row 1.
     #[inline(always)]
-    pub fn output_halves<'a>(&'a self, acc: &'a Accumulators) -> [(&'a Lanes, &'a Lanes); 2] {
+    pub fn output_halves<'a>(
+        &'a self,
+        acc: &'a Accumulators<N>,
+    ) -> [(&'a Lanes<N>, &'a Lanes<N>); 2] {
         [
             (&acc.us, &self.output_weights[0]),
             (&acc.them, &self.output_weights[1]),
@@ -421,14 +432,14 @@ impl Network {
 
     /// Every row of lanes in file order: the feature weights, the feature bias, the output
     /// weights.
-    fn rows(&self) -> impl Iterator<Item = &Lanes> {
+    fn rows(&self) -> impl Iterator<Item = &Lanes<N>> {
         self.feature_weights
             .iter()
             .chain([&self.feature_bias])
             .chain(&self.output_weights)
     }
 
-    fn rows_mut(&mut self) -> impl Iterator<Item = &mut Lanes> {
+    fn rows_mut(&mut self) -> impl Iterator<Item = &mut Lanes<N>> {
         self.feature_weights
             .iter_mut()
             .chain([&mut self.feature_bias])
@@ -438,7 +449,7 @@ impl Network {
     /// The weights and biases in file order, little-endian.
     fn payload(&self) -> Vec<u8> {
         let lanes = self.rows();
-        let mut bytes = Vec::with_capacity(PAYLOAD_BYTES);
+        let mut bytes = Vec::with_capacity(payload_bytes(N));
         for row in lanes {
             for v in row.0 {
                 bytes.extend_from_slice(&v.to_le_bytes());
@@ -450,7 +461,7 @@ impl Network {
 
     /// The network file: header, payload, checksum (see [`Network::from_bytes`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = header();
+        let mut bytes = header(N);
         bytes.extend_from_slice(&self.payload());
         let sum = checksum(&bytes);
         bytes.extend_from_slice(&sum.to_le_bytes());
@@ -461,10 +472,10 @@ impl Network {
     /// hidden width) and the quantisation (`QA`, `QB`, `SCALE`) as little-endian `u32`s, the
     /// payload (feature weights row by row, feature bias, output weights, all `i16`; output bias
     /// `i32`), and an FNV-1a 64 checksum of everything before it. Anything else is refused with
-    /// the reason.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetworkError> {
-        let expected = header();
-        let total = expected.len() + PAYLOAD_BYTES + 8;
+    /// the reason (a network of another width too).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network<N>>, NetworkError> {
+        let expected = header(N);
+        let total = expected.len() + payload_bytes(N) + 8;
         if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
             return Err(NetworkError::NotANetwork);
         }
@@ -484,7 +495,7 @@ impl Network {
         let found = [word(1), word(2), word(3), word(4), word(5)];
         let ours = [
             INPUTS as u32,
-            HIDDEN as u32,
+            N as u32,
             QA as u32,
             QB as u32,
             SCALE as u32,
@@ -535,15 +546,17 @@ const MAGIC: [u8; 8] = *b"QBBNNUE\0";
 /// The file format's version.
 const VERSION: u32 = 1;
 
-/// The payload's size in bytes.
-const PAYLOAD_BYTES: usize = 2 * HIDDEN * (INPUTS + 3) + 4;
+/// The payload's size in bytes at width `hidden`.
+const fn payload_bytes(hidden: usize) -> usize {
+    2 * hidden * (INPUTS + 3) + 4
+}
 
-fn header() -> Vec<u8> {
+fn header(hidden: usize) -> Vec<u8> {
     let mut bytes = MAGIC.to_vec();
     for word in [
         VERSION,
         INPUTS as u32,
-        HIDDEN as u32,
+        hidden as u32,
         QA as u32,
         QB as u32,
         SCALE as u32,
@@ -618,6 +631,17 @@ mod tests {
     fn a_network_file_reads_back_as_written() {
         let net = random_network(1);
         assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
+    }
+
+    #[test]
+    fn a_network_of_another_width_is_refused_by_its_shape() {
+        let mut rng = SplitMix64(3);
+        let wide: Box<Network<256>> = Network::random(&mut || rng.next_u64() as i16);
+        let bytes = wide.to_bytes();
+        assert_eq!(Network::<256>::from_bytes(&bytes).unwrap(), wide);
+        let reason = Network::<128>::from_bytes(&bytes).unwrap_err().to_string();
+        assert!(reason.contains("another shape"), "{reason}");
+        assert!(reason.contains("768, 256"), "{reason}");
     }
 
     #[test]

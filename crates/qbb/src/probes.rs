@@ -25,7 +25,8 @@ macro_rules! probe_module {
     };
     (@module $module:ident, $backend:ty, $attributes:tt,
      $( $(#[$doc:meta])* row $row:literal, $group:ident, $variant:ident = $id:literal,
-        $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
+        $title:literal: fn $name:ident $(<const $width:ident>)? ($($arg:ident: $ty:ty),*)
+        $(-> $ret:ty)?; )*) => {
         #[doc = concat!("Probes of the `", stringify!($module), "` backend.")]
         pub mod $module {
             use super::*;

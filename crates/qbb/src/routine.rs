@@ -18,11 +18,14 @@ use crate::backend::BackendKind;
 ///
 /// ```text
 /// $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal, $title:literal:
-/// fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;
+/// fn $name:ident $(<const $width:ident>)? ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;
 /// ```
 ///
 /// The types in the signatures are those of [`routine::types`](crate::routine::types); the
-/// callback's module imports them.
+/// callback's module imports them. The NNUE routines are generic over the network's width,
+/// `const HIDDEN` (a `usize`): where the callback defines a method or a function, it declares the
+/// parameter; where it calls the routine, `HIDDEN` is the one `types` exports, the width the lab
+/// measures.
 // ANCHOR: table_head
 #[macro_export]
 macro_rules! for_each_routine {
@@ -160,18 +163,24 @@ macro_rules! for_each_routine {
             /// Both perspectives' accumulators from scratch: the feature bias plus the row of
             /// every piece on the board (see [`crate::nnue`]).
             row 18, nnue, NnueRefresh = "nnue-refresh", "NNUE accumulator refresh":
-            fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators;
+            fn nnue_refresh<const HIDDEN>(
+                quad: &Quad, net: &Network<HIDDEN>
+            ) -> Accumulators<HIDDEN>;
 
             /// The incremental update: the accumulators of `before` become those of
             /// `before ^ delta` (a move's delta quad, before the flip), the rows of the pieces
             /// that left subtracted and of those that arrived added.
             row 18, nnue, NnueUpdate = "nnue-update", "NNUE incremental update":
-            fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network);
+            fn nnue_update<const HIDDEN>(
+                acc: &mut Accumulators<HIDDEN>, before: &Quad, delta: &Quad, net: &Network<HIDDEN>
+            );
 
             /// The forward pass: both accumulators through the squared clipped ReLU, times the
             /// output weights, summed; in centipawns for `us` ([`Network::finish`]).
             row 18, nnue, NnueEvaluate = "nnue-evaluate", "NNUE forward pass":
-            fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32;
+            fn nnue_evaluate<const HIDDEN>(
+                acc: &Accumulators<HIDDEN>, net: &Network<HIDDEN>
+            ) -> i32;
         }
     };
 }
@@ -181,7 +190,7 @@ macro_rules! for_each_routine {
 pub mod types {
     pub use crate::aspects::MoveAspects;
     pub use crate::king_safety::{KingSafety, SliderPosition};
-    pub use crate::nnue::{Accumulators, Network};
+    pub use crate::nnue::{Accumulators, HIDDEN, Network};
     pub use crate::quad::Quad;
     pub use crate::repr::{ClassicalBoard, DenseBoard, HexSets, Mailbox, NibbleBoard, PieceSets};
     pub use crate::square::Square;
@@ -190,7 +199,8 @@ pub mod types {
 /// The [`Routine`] enum and its tables, from the catalogue.
 macro_rules! routine_enum {
     ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
-           $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
+           $title:literal: fn $name:ident $(<const $width:ident>)? ($($arg:ident: $ty:ty),*)
+           $(-> $ret:ty)?; )*) => {
         /// One routine of the catalogue.
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Routine { $( #[doc = concat!("`", stringify!($name), "`: ", $title, ".")] $variant, )* }

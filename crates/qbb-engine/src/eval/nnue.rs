@@ -9,28 +9,32 @@
 use std::io::Read;
 use std::sync::{Arc, OnceLock};
 
-use qbb::nnue::{Accumulators, Network, NetworkError};
+use qbb::nnue::NetworkError;
 use qbb::{Backend, Quad};
 
 use crate::board::Position;
 use crate::eval;
 use crate::eval::score::{MATE_BOUND, MAX_PLY, Score};
 
-/// The network built into the binary, the one of this build's width (see the book's NNUE chapter
-/// for how it was trained).
-#[cfg(not(feature = "hidden-256"))]
+/// The engine's width: 256 lanes per perspective, the wider of the two its networks were matched
+/// at (the book's NNUE chapter has the matches). The lab measures the routines at 128.
+pub const HIDDEN: usize = 256;
+
+/// The engine's network: `qbb`'s at the engine's width.
+pub type Network = qbb::nnue::Network<HIDDEN>;
+
+/// The engine's accumulators.
+pub type Accumulators = qbb::nnue::Accumulators<HIDDEN>;
+
+/// The network built into the binary (see the book's NNUE chapter for how it was trained).
 const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
-#[cfg(feature = "hidden-256")]
-const EMBEDDED: &[u8] = include_bytes!("../../nets/hidden-256.nnue");
 
 /// The embedded network, read once.
 pub fn embedded_network() -> Arc<Network> {
     static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
     NETWORK
         .get_or_init(|| {
-            // A build asset, checked by the tests: a damaged one is a build defect, and so is
-            // `qbb/hidden-256` without the engine's own `hidden-256` (the network of the other
-            // width embedded).
+            // A build asset, checked by the tests: a damaged one is a build defect.
             Arc::from(Network::from_bytes(EMBEDDED).expect("the embedded network fits the build"))
         })
         .clone()

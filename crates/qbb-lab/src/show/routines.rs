@@ -4,7 +4,8 @@
 //! [`compute`] calls the routine (and nothing else of the picture) on the chosen backend, inside
 //! its features; [`draw`] lays the inputs and the result out as text, the same for every backend.
 
-use qbb::nnue::{Accumulators, Change, changes};
+use qbb::nnue::{Change, changes};
+use qbb_engine::nnue::Accumulators;
 use qbb::{
     Backend, ClassicalBoard, Color, DenseBoard, Direction, HexSets, KingSafety, Mailbox,
     MoveAspects, NibbleBoard, Piece, PieceSets, PieceType, Quad, Routine, SliderPosition, Square,
@@ -959,7 +960,7 @@ fn nnue_picture(job: &Job, o: &NnueOutcome) -> String {
             .collect();
         worth.push(cells);
     }
-    let lanes = |l: &qbb::nnue::Lanes| {
+    let lanes = |l: &qbb::nnue::Lanes<{ qbb_engine::nnue::HIDDEN }>| {
         l.0[..8]
             .iter()
             .map(|v| format!("{v:>5}"))
@@ -978,7 +979,7 @@ fn nnue_picture(job: &Job, o: &NnueOutcome) -> String {
          that piece (an update that subtracts the piece's rows).\n\n\
          accumulators (first 8 of {} lanes):\n  us   {}\n  them {}\n\n\
          evaluation for the side to move: {} cp\n",
-        qbb::nnue::HIDDEN,
+        qbb_engine::nnue::HIDDEN,
         lanes(&o.acc.us),
         lanes(&o.acc.them),
         o.eval

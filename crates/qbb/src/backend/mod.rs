@@ -60,12 +60,13 @@ pub use portable::Portable;
 /// The routines as methods of [`Backend`], from the catalogue's table.
 macro_rules! trait_methods {
     ([] $( $(#[$doc:meta])* row $row:literal, $module:ident, $variant:ident = $id:literal,
-           $title:literal: fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; )*) => {
+           $title:literal: fn $name:ident $(<const $width:ident>)? ($($arg:ident: $ty:ty),*)
+           $(-> $ret:ty)?; )*) => {
         $(
             $(#[$doc])*
             ///
             #[doc = concat!("Catalogue row ", $row, ", [`Routine::", stringify!($variant), "`] (`", $id, "`).")]
-            fn $name(self $(, $arg: $ty)*) $(-> $ret)?;
+            fn $name $(<const $width: usize>)? (self $(, $arg: $ty)*) $(-> $ret)?;
         )*
     };
 }
@@ -446,8 +447,11 @@ macro_rules! impl_backend {
         macro_rules! routine_method {
             ([] $d( $d(#[$d doc:meta])* row $d row:literal, $d module:ident,
                     $d variant:ident = $d id:literal, $d title:literal:
-                    fn $d name:ident($d($d arg:ident: $d ty:ty),*) $d(-> $d ret:ty)?; )*) => {
-                $d( routine_method!($d name $d module ($d($d arg: $d ty),*) $d(-> $d ret)?); )*
+                    fn $d name:ident $d(<const $d width:ident>)? ($d($d arg:ident: $d ty:ty),*)
+                    $d(-> $d ret:ty)?; )*) => {
+                $d( routine_method!(
+                    $d name $d module [$d($d width)?] ($d($d arg: $d ty),*) $d(-> $d ret)?
+                ); )*
             };
             $( ($name $d($d row:tt)*) => {
                 crate::backend::impl_backend!(@inherited $from $name $d($d row)*);
@@ -475,9 +479,10 @@ macro_rules! impl_backend {
         }
     };
     // An inherited routine: the other backend's method, on its token.
-    (@inherited $from:ident $name:ident $module:ident ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?) => {
+    (@inherited $from:ident $name:ident $module:ident [$($width:ident)?] ($($arg:ident: $ty:ty),*)
+     $(-> $ret:ty)?) => {
         #[inline(always)]
-        fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
+        fn $name $(<const $width: usize>)? (self $(, $arg: $ty)*) $(-> $ret)? {
             <Self as crate::backend::Proves<crate::backend::$from>>::token(self).$name($($arg),*)
         }
     };
@@ -486,9 +491,10 @@ macro_rules! impl_backend {
     // token exists only on a CPU with the backend's features (its `new` checks them), which is
     // what the function's target features require (`tests/feature_sets.rs` checks that they enable
     // no more).
-    (@feature_fns $name:ident $module:ident ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?) => {
+    (@feature_fns $name:ident $module:ident [$($width:ident)?] ($($arg:ident: $ty:ty),*)
+     $(-> $ret:ty)?) => {
         #[inline(always)]
-        fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
+        fn $name $(<const $width: usize>)? (self $(, $arg: $ty)*) $(-> $ret)? {
             // SAFETY: `self` exists, so the CPU has the backend's features (`new` checked
             // them), the ones the module's function is compiled with.
             unsafe { $module::$name($($arg),*) }
@@ -496,9 +502,10 @@ macro_rules! impl_backend {
     };
     // ANCHOR_END: forward_to_feature_fns
     // A routine of the backend's own, a safe function of its module (scalar, swar, portable).
-    (@fns $name:ident $module:ident ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?) => {
+    (@fns $name:ident $module:ident [$($width:ident)?] ($($arg:ident: $ty:ty),*)
+     $(-> $ret:ty)?) => {
         #[inline(always)]
-        fn $name(self $(, $arg: $ty)*) $(-> $ret)? {
+        fn $name $(<const $width: usize>)? (self $(, $arg: $ty)*) $(-> $ret)? {
             $module::$name($($arg),*)
         }
     };

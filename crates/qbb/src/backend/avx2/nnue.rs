@@ -9,7 +9,8 @@ use crate::nnue::{self, Accumulators, Network, QA, Vector};
 use crate::quad::Quad;
 use std::arch::x86_64::*;
 
-/// Registers per part of an accumulator: the whole of it, eight of the sixteen YMM registers.
+/// Registers per part of an accumulator: the whole of one of 128 lanes, eight of the sixteen YMM
+/// registers.
 const REGS: usize = 8;
 
 // ANCHOR: nnue
@@ -78,21 +79,26 @@ impl Vector for __m256i {
 
 #[inline]
 #[features(avx2)]
-pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
+pub(super) fn nnue_refresh<const N: usize>(quad: &Quad, net: &Network<N>) -> Accumulators<N> {
     // SAFETY: this function is compiled with the avx2 features, which `__m256i`'s methods use.
-    unsafe { nnue::refresh::<__m256i, REGS>(quad, net) }
+    unsafe { nnue::refresh::<__m256i, REGS, N>(quad, net) }
 }
 
 #[inline]
 #[features(avx2)]
-pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
+pub(super) fn nnue_update<const N: usize>(
+    acc: &mut Accumulators<N>,
+    before: &Quad,
+    delta: &Quad,
+    net: &Network<N>,
+) {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::update::<__m256i, REGS>(acc, before, delta, net) }
+    unsafe { nnue::update::<__m256i, REGS, N>(acc, before, delta, net) }
 }
 
 #[inline]
 #[features(avx2)]
-pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
+pub(super) fn nnue_evaluate<const N: usize>(acc: &Accumulators<N>, net: &Network<N>) -> i32 {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::evaluate::<__m256i, REGS>(acc, net) }
+    unsafe { nnue::evaluate::<__m256i, REGS, N>(acc, net) }
 }

@@ -8,7 +8,8 @@ use crate::nnue::{self, Accumulators, Network, QA, Vector};
 use crate::quad::Quad;
 use std::arch::x86_64::*;
 
-/// Registers per part of an accumulator: the whole of it, four of the 32 ZMM registers.
+/// Registers per part of an accumulator: the whole of one of 128 lanes, four of the 32 ZMM
+/// registers.
 const REGS: usize = 4;
 
 // ANCHOR: nnue
@@ -68,21 +69,26 @@ impl Vector for __m512i {
 
 #[inline]
 #[features(avx512)]
-pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
+pub(super) fn nnue_refresh<const N: usize>(quad: &Quad, net: &Network<N>) -> Accumulators<N> {
     // SAFETY: this function is compiled with the avx512 features, which `__m512i`'s methods use.
-    unsafe { nnue::refresh::<__m512i, REGS>(quad, net) }
+    unsafe { nnue::refresh::<__m512i, REGS, N>(quad, net) }
 }
 
 #[inline]
 #[features(avx512)]
-pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
+pub(super) fn nnue_update<const N: usize>(
+    acc: &mut Accumulators<N>,
+    before: &Quad,
+    delta: &Quad,
+    net: &Network<N>,
+) {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::update::<__m512i, REGS>(acc, before, delta, net) }
+    unsafe { nnue::update::<__m512i, REGS, N>(acc, before, delta, net) }
 }
 
 #[inline]
 #[features(avx512)]
-pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
+pub(super) fn nnue_evaluate<const N: usize>(acc: &Accumulators<N>, net: &Network<N>) -> i32 {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::evaluate::<__m512i, REGS>(acc, net) }
+    unsafe { nnue::evaluate::<__m512i, REGS, N>(acc, net) }
 }

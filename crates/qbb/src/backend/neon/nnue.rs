@@ -9,8 +9,8 @@ use crate::nnue::{self, Accumulators, Network, QA, Vector};
 use crate::quad::Quad;
 use std::arch::aarch64::*;
 
-/// Registers per part of an accumulator: the whole of it, sixteen registers, which leave sixteen
-/// for a row and the rest.
+/// Registers per part of an accumulator: the whole of one of 128 lanes, sixteen registers, which
+/// leave sixteen for a row and the rest.
 const REGS: usize = 16;
 
 // ANCHOR: nnue
@@ -72,22 +72,27 @@ impl Vector for int16x8_t {
 // ANCHOR: nnue_routines
 #[inline]
 #[features(neon)]
-pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
+pub(super) fn nnue_refresh<const N: usize>(quad: &Quad, net: &Network<N>) -> Accumulators<N> {
     // SAFETY: this function is compiled with the neon features, which `int16x8_t`'s methods use.
-    unsafe { nnue::refresh::<int16x8_t, REGS>(quad, net) }
+    unsafe { nnue::refresh::<int16x8_t, REGS, N>(quad, net) }
 }
 
 #[inline]
 #[features(neon)]
-pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
+pub(super) fn nnue_update<const N: usize>(
+    acc: &mut Accumulators<N>,
+    before: &Quad,
+    delta: &Quad,
+    net: &Network<N>,
+) {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::update::<int16x8_t, REGS>(acc, before, delta, net) }
+    unsafe { nnue::update::<int16x8_t, REGS, N>(acc, before, delta, net) }
 }
 
 #[inline]
 #[features(neon)]
-pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
+pub(super) fn nnue_evaluate<const N: usize>(acc: &Accumulators<N>, net: &Network<N>) -> i32 {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::evaluate::<int16x8_t, REGS>(acc, net) }
+    unsafe { nnue::evaluate::<int16x8_t, REGS, N>(acc, net) }
 }
 // ANCHOR_END: nnue_routines

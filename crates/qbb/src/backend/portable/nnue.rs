@@ -8,8 +8,8 @@ use std::simd::prelude::*;
 use crate::nnue::{self, Accumulators, Network, QA, Vector};
 use crate::quad::Quad;
 
-/// Vectors per part of an accumulator: the whole of it (the compiler maps the vectors to the
-/// target's registers).
+/// Vectors per part of an accumulator: the whole of one of 128 lanes (the compiler maps the vectors
+/// to the target's registers).
 const VECTORS: usize = 4;
 
 // ANCHOR: nnue
@@ -62,19 +62,24 @@ impl Vector for i16x32 {
 // ANCHOR_END: nnue
 
 #[inline]
-pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
+pub(super) fn nnue_refresh<const N: usize>(quad: &Quad, net: &Network<N>) -> Accumulators<N> {
     // SAFETY: `i16x32`'s methods need no feature.
-    unsafe { nnue::refresh::<i16x32, VECTORS>(quad, net) }
+    unsafe { nnue::refresh::<i16x32, VECTORS, N>(quad, net) }
 }
 
 #[inline]
-pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
+pub(super) fn nnue_update<const N: usize>(
+    acc: &mut Accumulators<N>,
+    before: &Quad,
+    delta: &Quad,
+    net: &Network<N>,
+) {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::update::<i16x32, VECTORS>(acc, before, delta, net) }
+    unsafe { nnue::update::<i16x32, VECTORS, N>(acc, before, delta, net) }
 }
 
 #[inline]
-pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
+pub(super) fn nnue_evaluate<const N: usize>(acc: &Accumulators<N>, net: &Network<N>) -> i32 {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::evaluate::<i16x32, VECTORS>(acc, net) }
+    unsafe { nnue::evaluate::<i16x32, VECTORS, N>(acc, net) }
 }

@@ -8,7 +8,7 @@ use crate::square::Squares;
 // ANCHOR: nnue
 /// The bias, plus the row of each piece, for each perspective.
 #[inline(always)]
-pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
+pub(super) fn nnue_refresh<const N: usize>(quad: &Quad, net: &Network<N>) -> Accumulators<N> {
     let mut acc = Accumulators {
         us: net.feature_bias,
         them: net.feature_bias,
@@ -28,7 +28,12 @@ pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
 /// For each square the delta changes: the row of what stood there out, the row of what stands
 /// there now in, for each perspective.
 #[inline(always)]
-pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
+pub(super) fn nnue_update<const N: usize>(
+    acc: &mut Accumulators<N>,
+    before: &Quad,
+    delta: &Quad,
+    net: &Network<N>,
+) {
     for change in changes(before, delta) {
         for (lanes, perspective) in acc.perspectives_mut() {
             if let Some(f) = feature(change.before, change.sq, perspective) {
@@ -45,7 +50,7 @@ pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, n
 /// `v * (v * w)` with the inner product kept to 16 bits (exact while `|v * w| < 2^15`, which
 /// training keeps true), the outer one and the sum in `i32`, wrapping.
 #[inline(always)]
-pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
+pub(super) fn nnue_evaluate<const N: usize>(acc: &Accumulators<N>, net: &Network<N>) -> i32 {
     let mut sum = 0i32;
     for (lanes, weights) in net.output_halves(acc) {
         for (&x, &w) in lanes.0.iter().zip(&weights.0) {
@@ -57,14 +62,14 @@ pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
 }
 
 #[inline(always)]
-fn add(acc: &mut Lanes, row: &Lanes) {
+fn add<const N: usize>(acc: &mut Lanes<N>, row: &Lanes<N>) {
     for (a, &r) in acc.0.iter_mut().zip(&row.0) {
         *a = a.wrapping_add(r);
     }
 }
 
 #[inline(always)]
-fn sub(acc: &mut Lanes, row: &Lanes) {
+fn sub<const N: usize>(acc: &mut Lanes<N>, row: &Lanes<N>) {
     for (a, &r) in acc.0.iter_mut().zip(&row.0) {
         *a = a.wrapping_sub(r);
     }

@@ -9,8 +9,8 @@ use crate::nnue::{self, Accumulators, Network, QA, Vector};
 use crate::quad::Quad;
 use std::arch::x86_64::*;
 
-/// Registers per part of an accumulator: half of it, since a whole one would take all sixteen XMM
-/// registers and leave none for a row or an address.
+/// Registers per part of an accumulator: half of one of 128 lanes, since a whole one would take all
+/// sixteen XMM registers and leave none for a row or an address.
 const REGS: usize = 8;
 
 // ANCHOR: nnue
@@ -73,21 +73,26 @@ impl Vector for __m128i {
 
 #[inline]
 #[features(sse2)]
-pub(super) fn nnue_refresh(quad: &Quad, net: &Network) -> Accumulators {
+pub(super) fn nnue_refresh<const N: usize>(quad: &Quad, net: &Network<N>) -> Accumulators<N> {
     // SAFETY: this function is compiled with the sse2 features, which `__m128i`'s methods use.
-    unsafe { nnue::refresh::<__m128i, REGS>(quad, net) }
+    unsafe { nnue::refresh::<__m128i, REGS, N>(quad, net) }
 }
 
 #[inline]
 #[features(sse2)]
-pub(super) fn nnue_update(acc: &mut Accumulators, before: &Quad, delta: &Quad, net: &Network) {
+pub(super) fn nnue_update<const N: usize>(
+    acc: &mut Accumulators<N>,
+    before: &Quad,
+    delta: &Quad,
+    net: &Network<N>,
+) {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::update::<__m128i, REGS>(acc, before, delta, net) }
+    unsafe { nnue::update::<__m128i, REGS, N>(acc, before, delta, net) }
 }
 
 #[inline]
 #[features(sse2)]
-pub(super) fn nnue_evaluate(acc: &Accumulators, net: &Network) -> i32 {
+pub(super) fn nnue_evaluate<const N: usize>(acc: &Accumulators<N>, net: &Network<N>) -> i32 {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::evaluate::<__m128i, REGS>(acc, net) }
+    unsafe { nnue::evaluate::<__m128i, REGS, N>(acc, net) }
 }
