@@ -131,8 +131,14 @@ mod tests {
         for _ in 0..3 {
             adam.step(&mut model, &grad, 100.0);
         }
-        assert_eq!(model.feature_weights[7], [FEATURE_LIMIT; qbb_engine::nnue::HIDDEN]);
-        assert_eq!(model.output_weights[0], [-OUTPUT_LIMIT; qbb_engine::nnue::HIDDEN]);
+        assert_eq!(
+            model.feature_weights[7],
+            [FEATURE_LIMIT; qbb_engine::nnue::HIDDEN]
+        );
+        assert_eq!(
+            model.output_weights[0],
+            [-OUTPUT_LIMIT; qbb_engine::nnue::HIDDEN]
+        );
         assert!(model.output_bias > 100.0);
     }
 }

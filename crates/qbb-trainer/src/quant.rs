@@ -6,8 +6,8 @@
 //! step to the [`LIMITS`] below, inside which no sum the engine forms can overflow.
 
 use qbb::nnue::{QA, QB};
-use qbb_engine::nnue::{HIDDEN, Network};
 use qbb::{Backend, Scalar};
+use qbb_engine::nnue::{HIDDEN, Network};
 
 use crate::data::{MAX_PIECES, Sample};
 use crate::model::Model;

@@ -312,7 +312,8 @@ impl<const N: usize> Sample for &'static Network<N> {
                 let tame = Network::<N>::random(&mut tame);
                 let mut rng = SplitMix64(0x5749_4C44);
                 let wild = Network::<N>::random(&mut || rng.next_u64() as i16);
-                let pair: &'static (dyn std::any::Any + Send + Sync) = Box::leak(Box::new([tame, wild]));
+                let pair: &'static (dyn std::any::Any + Send + Sync) =
+                    Box::leak(Box::new([tame, wild]));
                 made.push((N, pair));
                 pair
             }

@@ -493,13 +493,7 @@ impl<const N: usize> Network<N> {
             return Err(NetworkError::Version(word(0)));
         }
         let found = [word(1), word(2), word(3), word(4), word(5)];
-        let ours = [
-            INPUTS as u32,
-            N as u32,
-            QA as u32,
-            QB as u32,
-            SCALE as u32,
-        ];
+        let ours = [INPUTS as u32, N as u32, QA as u32, QB as u32, SCALE as u32];
         if found != ours {
             return Err(NetworkError::Shape {
                 found,
@@ -647,7 +641,11 @@ mod tests {
     #[test]
     fn damaged_files_are_refused_with_the_reason() {
         let good = random_network(2).to_bytes();
-        let reason = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err().to_string();
+        let reason = |bytes: &[u8]| {
+            Network::<HIDDEN>::from_bytes(bytes)
+                .unwrap_err()
+                .to_string()
+        };
         assert!(reason(b"").contains("not a qbb network"));
         assert!(reason(b"#!/bin/sh\necho hello\n").contains("not a qbb network"));
         assert!(reason(&good[..1000]).contains("truncated"));

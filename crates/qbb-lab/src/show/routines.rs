@@ -5,11 +5,11 @@
 //! its features; [`draw`] lays the inputs and the result out as text, the same for every backend.
 
 use qbb::nnue::{Change, changes};
-use qbb_engine::nnue::Accumulators;
 use qbb::{
     Backend, ClassicalBoard, Color, DenseBoard, Direction, HexSets, KingSafety, Mailbox,
     MoveAspects, NibbleBoard, Piece, PieceSets, PieceType, Quad, Routine, SliderPosition, Square,
 };
+use qbb_engine::nnue::Accumulators;
 
 use super::draw::{self, Block, PLANES, Style};
 use super::inputs;
