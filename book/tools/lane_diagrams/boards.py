@@ -224,9 +224,12 @@ def nnue_accumulator():
               f"Weights: {weights}.")
 
     # 1. the first part of the accumulator as eight registers, a heat map of its 128 lanes
+    words = {2: "two", 3: "three", 4: "four"}
+    in_parts = (f", edited in {words.get(parts, parts)} parts of 128; in the first,"
+                if parts > 1 else ";")
     y = svg.para(10, y + 2, f"1. nnue_refresh: acc.us = the bias + one row per piece, "
-                 f"{net.hidden} lanes of i16, edited in {parts} part(s) of 128; in the first, "
-                 "ymm k holds lanes 16k to 16k + 15, lane 0 on the left.", size=12)
+                 f"{net.hidden} lanes of i16{in_parts} ymm k holds lanes 16k to 16k + 15, lane "
+                 "0 on the left.", size=12)
     x0, cw, ch = 70, 24, 12
     scale = max(1, max(abs(a) for a in acc[0][:128]))
     svg.text(x0 + cw / 2, y + 8, "0", size=9, anchor="middle", fill="#555")

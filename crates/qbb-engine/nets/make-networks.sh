@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the engine's networks from its own games, in one command: self-play data from the engine
+# Makes the engine's network from its own games, in one command: self-play data from the engine
 # as built now (its embedded network evaluating, 5,000 nodes a move), then a network of the
 # engine's width (256 lanes) trained on them. Everything goes under target/nnue/; a data file
 # already there is kept (the same seed gives the same file, so a stopped run resumes).
