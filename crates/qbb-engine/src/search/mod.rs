@@ -36,7 +36,7 @@ use crate::eval::insufficient_material;
 use crate::eval::nnue::Evaluator;
 use crate::eval::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
 use correction::CorrectionHistory;
-use ordering::{HISTORY_MAX, MovePicker, OrderingTables, is_tactical, loses_material};
+use ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use see::{PIECE_VALUE, victim};
 use time::{Limits, TimeBudget};
 use tt::{Bound, Entry, TranspositionTable};
@@ -801,15 +801,15 @@ impl Searcher {
             }
 
             self.evaluator.make_move(backend, ply, pos, &delta);
-            let new_depth = depth - 1 + extension(backend, pos, mv, gives_check, singular_move);
+            let extension = i32::from(gives_check || mv == singular_move);
+            let new_depth = depth - 1 + extension;
             let window = (alpha, beta);
             let score = if index == 0 {
                 self.child_score(backend, attacks, &child, window, new_depth, ply)
             } else {
                 // Late quiet moves are searched shallower first; any surprise is re-searched.
                 let reduction = if quiet {
-                    let standing = self.ordering.standing(pos.side_to_move(), mv, ply);
-                    self.reduction(depth, index, new_depth, is_pv, improving, standing)
+                    self.reduction(depth, index, new_depth, is_pv, improving)
                 } else {
                     0
                 };
@@ -1037,8 +1037,7 @@ impl Searcher {
 
     /// How many plies shallower a late quiet move is searched first (the `index`th move of a
     /// node `depth` deep, whose children are searched `new_depth` deep): less in the principal
-    /// variation, more when the side to move is not improving, and a ply less or more for every
-    /// quarter of the history's range its `standing` (killer or history) is above or below zero.
+    /// variation, more when the side to move is not improving.
     #[inline(always)]
     fn reduction(
         &self,
@@ -1047,13 +1046,12 @@ impl Searcher {
         new_depth: i32,
         is_pv: bool,
         improving: bool,
-        standing: i32,
     ) -> i32 {
         if depth < 3 || index < 3 {
             return 0;
         }
         let r = i32::from(self.lmr[depth.min(63) as usize][index.min(63)]);
-        (r - i32::from(is_pv) + i32::from(!improving) - standing / (HISTORY_MAX / 4))
+        (r - i32::from(is_pv) + i32::from(!improving))
             .min(new_depth - 1)
             .max(0)
     }
@@ -1307,19 +1305,6 @@ fn prunes_quiet(
 fn loses_too_much<B: Backend>(b: B, pos: &Position, mv: Move, tactical: bool, depth: i32) -> bool {
     let margin = if tactical { 100 * depth } else { 60 * depth };
     depth <= 6 && see::exchange(b, pos, mv) < -margin
-}
-
-/// How many plies deeper than its siblings `mv` is searched: one for the singular move, and for a
-/// check that does not lose the piece that gives it.
-#[inline(always)]
-fn extension<B: Backend>(
-    b: B,
-    pos: &Position,
-    mv: Move,
-    gives_check: bool,
-    singular_move: Move,
-) -> i32 {
-    i32::from(mv == singular_move || (gives_check && see::exchange(b, pos, mv) >= 0))
 }
 
 /// How many moves of a node `depth` deep are tried before its remaining quiet moves are pruned:

@@ -135,17 +135,6 @@ impl OrderingTables {
         }
     }
 
-    /// How well a quiet move of the node at `ply` has done before, for its reduction: a quarter
-    /// of the history's range for a killer, else its history.
-    #[inline]
-    pub fn standing(&self, side: Color, mv: Move, ply: usize) -> i32 {
-        if self.killers[ply].contains(&mv) {
-            HISTORY_MAX / 4
-        } else {
-            self.history_of(side, mv)
-        }
-    }
-
     #[inline]
     fn history_of(&self, side: Color, mv: Move) -> i32 {
         self.history[side.index()][mv.from().index()][mv.to().index()]
