@@ -135,8 +135,9 @@ impl OrderingTables {
         }
     }
 
+    /// How often a quiet move of `side` has cut off lately, from `-HISTORY_MAX` to `HISTORY_MAX`.
     #[inline]
-    fn history_of(&self, side: Color, mv: Move) -> i32 {
+    pub fn history_of(&self, side: Color, mv: Move) -> i32 {
         self.history[side.index()][mv.from().index()][mv.to().index()]
     }
 
