@@ -36,7 +36,7 @@ use crate::eval::insufficient_material;
 use crate::eval::nnue::Evaluator;
 use crate::eval::score::{self, DRAW, INFINITY, MAX_PLY, Score, is_mate, mate_in, mated_in};
 use correction::CorrectionHistory;
-use ordering::{HISTORY_MAX, MovePicker, OrderingTables, is_tactical, loses_material};
+use ordering::{MovePicker, OrderingTables, is_tactical, loses_material};
 use see::{PIECE_VALUE, victim};
 use time::{Limits, TimeBudget};
 use tt::{Bound, Entry, TranspositionTable};
@@ -745,7 +745,7 @@ impl Searcher {
 
         if !is_pv
             && let Some(score) =
-                self.unsearched_score(backend, attacks, pos, beta, depth, ply, allow_null)
+                self.fail_high_unsearched(backend, attacks, pos, beta, depth, ply, allow_null)
         {
             return score;
         }
@@ -791,12 +791,11 @@ impl Searcher {
             let (child, delta) = pos.make_move_with_delta(backend, mv);
             let gives_check = child.in_check(backend);
             let quiet = !tactical && !in_check && !gives_check;
-            let history = self.ordering.history_of(pos.side_to_move(), mv);
             if !is_pv
                 && quiet
                 && index > 0
                 && !is_mate(alpha)
-                && prunes_quiet(depth, index, improving, history, static_eval, alpha)
+                && prunes_quiet(depth, index, improving, static_eval, alpha)
             {
                 continue;
             }
@@ -888,12 +887,11 @@ impl Searcher {
     }
 
     /// The score a node outside the principal variation returns before trying a move when its
-    /// static evaluation says how it ends anyway: above beta (reverse futility, null move), or
-    /// near the leaves below it unless a capture helps (razoring). None when it may not: in
-    /// check, with a mate at beta, or while a singular extension is tested.
+    /// static evaluation says it fails high anyway (none when it may not: in check, with a mate
+    /// at beta, or while a singular extension is tested).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn unsearched_score<B: Backend, A: AttackSource>(
+    fn fail_high_unsearched<B: Backend, A: AttackSource>(
         &mut self,
         backend: B,
         attacks: A,
@@ -911,17 +909,6 @@ impl Searcher {
         // Reverse futility: so far above beta that a shallow search will not come back down.
         if depth <= 6 && static_eval - 90 * depth >= beta {
             return Some(static_eval);
-        }
-        // Razoring: so far below beta near the leaves that only a capture could lift the score;
-        // the quiescence search says whether one does.
-        if depth <= 3 && static_eval + 250 * depth < beta {
-            let score = self.quiescence(backend, attacks, pos, beta - 1, beta, ply);
-            if self.aborted {
-                return Some(0);
-            }
-            if score < beta {
-                return Some(score);
-            }
         }
         // Null move: if passing still fails high, a real move would too (not in pawn endings,
         // where passing can be the only bad option: zugzwang).
@@ -1300,14 +1287,11 @@ fn prunes_quiet(
     depth: i32,
     index: usize,
     improving: bool,
-    history: i32,
     static_eval: Score,
     alpha: Score,
 ) -> bool {
     // Futility: near the leaves, a quiet move cannot lift a hopeless score to alpha.
     (depth <= 3 && static_eval + 100 + 120 * depth <= alpha)
-        // History: near the leaves, a move that has failed often elsewhere fails here too.
-        || (depth <= 3 && history < -(HISTORY_MAX / 8) * depth)
         // Late move pruning: near the leaves, the quiet moves ordered last are not searched at
         // all (fewer when the side to move is not improving).
         || (depth <= 7 && index >= late_move_limit(depth, improving))

@@ -135,9 +135,8 @@ impl OrderingTables {
         }
     }
 
-    /// How often a quiet move of `side` has cut off lately, from `-HISTORY_MAX` to `HISTORY_MAX`.
     #[inline]
-    pub fn history_of(&self, side: Color, mv: Move) -> i32 {
+    fn history_of(&self, side: Color, mv: Move) -> i32 {
         self.history[side.index()][mv.from().index()][mv.to().index()]
     }
 
