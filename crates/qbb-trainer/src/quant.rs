@@ -52,10 +52,13 @@ pub fn quantise(model: &Model) -> Box<Network> {
         row.0 = weights.map(|w| to_i16(w, QA));
     }
     net.feature_bias.0 = model.feature_bias.map(|w| to_i16(w, QA));
-    for (row, weights) in net.output_weights.iter_mut().zip(&model.output_weights) {
+    let rows = net.output_weights.as_flattened_mut();
+    for (row, weights) in rows.iter_mut().zip(model.output_weights.as_flattened()) {
         row.0 = weights.map(|w| to_i16(w, QB));
     }
-    net.output_bias = (model.output_bias * (QA * QB) as f32).round() as i32;
+    net.output_bias = model
+        .output_bias
+        .map(|b| (b * (QA * QB) as f32).round() as i32);
     net
 }
 
@@ -68,10 +71,11 @@ pub fn dequantise(net: &Network) -> Model {
         *weights = row.0.map(|q| from_i16(q, QA));
     }
     model.feature_bias = net.feature_bias.0.map(|q| from_i16(q, QA));
-    for (weights, row) in model.output_weights.iter_mut().zip(&net.output_weights) {
+    let rows = net.output_weights.as_flattened();
+    for (weights, row) in model.output_weights.as_flattened_mut().iter_mut().zip(rows) {
         *weights = row.0.map(|q| from_i16(q, QB));
     }
-    model.output_bias = net.output_bias as f32 / (QA * QB) as f32;
+    model.output_bias = net.output_bias.map(|b| b as f32 / (QA * QB) as f32);
     model
 }
 
@@ -92,7 +96,7 @@ pub fn compare(model: &Model, net: &Network, samples: &[Sample]) -> Agreement {
     };
     for sample in samples {
         let acc = Scalar.nnue_refresh(&sample.quad(), net);
-        let engine = Scalar.nnue_evaluate(&acc, net);
+        let engine = Scalar.nnue_evaluate(&acc, net, &sample.quad());
         let diff = (f64::from(model.eval_cp(sample)) - f64::from(engine)).abs();
         agreement.mean_abs += diff;
         agreement.max_abs = agreement.max_abs.max(diff);
@@ -114,6 +118,7 @@ mod tests {
     use crate::data::parse_text;
     use crate::testdata;
     use qbb::conformance::SplitMix64;
+    use qbb::nnue::BUCKETS;
 
     fn samples() -> Vec<Sample> {
         parse_text(&testdata::lines(500), 2).unwrap()
@@ -130,7 +135,7 @@ mod tests {
             }
         }
         model.feature_bias = std::array::from_fn(|h| h as f32 / HIDDEN as f32);
-        model.output_bias = 0.37;
+        model.output_bias = std::array::from_fn(|b| 0.37 - 0.1 * b as f32);
         model
     }
 
@@ -179,10 +184,11 @@ mod tests {
             model
                 .output_weights
                 .as_flattened_mut()
+                .as_flattened_mut()
                 .fill(output_sign * OUTPUT_LIMIT);
             let net = quantise(&model);
             assert_eq!(
-                i32::from(net.output_weights[1].0[7]),
+                i32::from(net.output_weights[BUCKETS - 1][1].0[7]),
                 output_sign as i32 * OUTPUT_MAX
             );
             let agreement = compare(&dequantise(&net), &net, &samples);
