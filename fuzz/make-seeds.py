@@ -98,8 +98,8 @@ def uci_scripts():
 
 def networks():
     net = (ROOT / "crates" / "qbb-engine" / "nets" / "default.nnue").read_bytes()
-    header = net[:36]
-    version = header[:8] + (1).to_bytes(4, "little") + header[12:]
+    header = net[:32]
+    version = header[:8] + (2).to_bytes(4, "little") + header[12:]
     shape = header[:12] + (769).to_bytes(4, "little") + header[16:]
     return [header, net[:512], net[:4096], version, shape, b"QBBNNUE\0", b"\x00" * 64]
 

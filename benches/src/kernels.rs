@@ -89,9 +89,7 @@ throughput!(NnueUpdate: |b, &network, q: positions, d: nnue_deltas, a: accumulat
     b.nnue_update(&mut acc, q, d, network);
     acc
 });
-throughput!(NnueEvaluate: |b, &network, q: positions, a: accumulators| {
-    b.nnue_evaluate(a, network, q)
-});
+throughput!(NnueEvaluate: |b, &network, a: accumulators| b.nnue_evaluate(a, network));
 
 /// Latency of piece at square: each call's square depends on the previous call's result, so the
 /// calls run one after another instead of overlapping.

@@ -14,15 +14,15 @@ REPO = Path(__file__).resolve().parents[2]
 EMBEDDED = REPO / "crates" / "qbb-engine" / "nets" / "default.nnue"
 
 # crates/qbb/src/nnue.rs (HIDDEN: the lab's width) and crates/qbb-engine/src/eval/nnue.rs
-INPUTS, HIDDEN, BUCKETS, QA, QB, SCALE = 768, 128, 8, 255, 64, 400
+INPUTS, HIDDEN, QA, QB, SCALE = 768, 128, 255, 64, 400
 ENGINE_HIDDEN = 256
-MAGIC, VERSION = b"QBBNNUE\0", 2
-HEADER_BYTES = len(MAGIC) + 7 * 4
+MAGIC, VERSION = b"QBBNNUE\0", 1
+HEADER_BYTES = len(MAGIC) + 6 * 4
 MASK64 = (1 << 64) - 1
 
 
 def payload_bytes(hidden):
-    return 2 * hidden * (INPUTS + 1 + 2 * BUCKETS) + 4 * BUCKETS
+    return 2 * hidden * (INPUTS + 3) + 4
 
 
 def wrap16(x):
@@ -50,8 +50,8 @@ class Network:
     def __init__(self, rows, bias, output, output_bias, source):
         self.rows = rows            # INPUTS rows of HIDDEN i16: the feature transformer
         self.bias = bias            # HIDDEN i16
-        self.output = output        # per bucket, two rows of HIDDEN i16: us, them
-        self.output_bias = output_bias  # per bucket
+        self.output = output        # two rows of HIDDEN i16: us, them
+        self.output_bias = output_bias
         self.source = source        # how the book names it
 
     @property
@@ -61,8 +61,7 @@ class Network:
     def weights(self):
         """Every weight and bias, in file order."""
         out = [v for row in self.rows for v in row] + list(self.bias)
-        out += [v for layer in self.output for row in layer for v in row]
-        return out + list(self.output_bias)
+        return out + [v for row in self.output for v in row] + [self.output_bias]
 
 
 def read_network(path=EMBEDDED, hidden=ENGINE_HIDDEN):
@@ -71,10 +70,10 @@ def read_network(path=EMBEDDED, hidden=ENGINE_HIDDEN):
     data = Path(path).read_bytes()
     if data[:len(MAGIC)] != MAGIC:
         raise SystemExit(f"nnue: {path} is not a qbb network file")
-    words = struct.unpack_from("<7I", data, len(MAGIC))
-    if words != (VERSION, INPUTS, hidden, BUCKETS, QA, QB, SCALE):
+    words = struct.unpack_from("<6I", data, len(MAGIC))
+    if words != (VERSION, INPUTS, hidden, QA, QB, SCALE):
         raise SystemExit(f"nnue: {path}: version and shape {words}, the book knows "
-                         f"{(VERSION, INPUTS, hidden, BUCKETS, QA, QB, SCALE)}")
+                         f"{(VERSION, INPUTS, hidden, QA, QB, SCALE)}")
     payload = payload_bytes(hidden)
     if len(data) != HEADER_BYTES + payload + 8:
         raise SystemExit(f"nnue: {path}: {len(data)} bytes, a network file has "
@@ -82,13 +81,11 @@ def read_network(path=EMBEDDED, hidden=ENGINE_HIDDEN):
     stored = struct.unpack_from("<Q", data, len(data) - 8)[0]
     if fnv1a(data[:-8]) != stored:
         raise SystemExit(f"nnue: {path}: the checksum does not match")
-    count = INPUTS + 1 + 2 * BUCKETS
-    values = struct.unpack_from(f"<{hidden * count}h", data, HEADER_BYTES)
-    rows = [list(values[i * hidden:(i + 1) * hidden]) for i in range(count)]
-    output = [rows[INPUTS + 1 + 2 * b:INPUTS + 3 + 2 * b] for b in range(BUCKETS)]
-    output_bias = list(struct.unpack_from(f"<{BUCKETS}i", data, HEADER_BYTES + payload - 4 * BUCKETS))
+    values = struct.unpack_from(f"<{hidden * (INPUTS + 3)}h", data, HEADER_BYTES)
+    rows = [list(values[i * hidden:(i + 1) * hidden]) for i in range(INPUTS + 3)]
+    output_bias = struct.unpack_from("<i", data, HEADER_BYTES + payload - 4)[0]
     rel = Path(path).resolve().relative_to(REPO)
-    net = Network(rows[:INPUTS], rows[INPUTS], output, output_bias, f"`{rel}`")
+    net = Network(rows[:INPUTS], rows[INPUTS], rows[INPUTS + 1:], output_bias, f"`{rel}`")
     return net, len(data), stored
 
 
@@ -117,8 +114,8 @@ def tame_network():
     weight = lambda: rng.below(256) - 128
     rows = [[weight() for _ in range(HIDDEN)] for _ in range(INPUTS)]
     bias = [weight() for _ in range(HIDDEN)]
-    output = [[[weight() for _ in range(HIDDEN)] for _ in range(2)] for _ in range(BUCKETS)]
-    output_bias = [weight() * QB for _ in range(BUCKETS)]
+    output = [[weight() for _ in range(HIDDEN)] for _ in range(2)]
+    output_bias = weight() * QB
     return Network(rows, bias, output, output_bias,
                    "the conformance kit's random network (SplitMix64 seed 0x4E4E5545, weights "
                    "from -128 to 127)")
@@ -205,31 +202,22 @@ def update(acc, before, after, net):
     return acc, edits
 
 
-def bucket(codes):
-    """`qbb::nnue::bucket`: the output layer of a position, by its pieces (codes with a type
-    bit, as `Quad::occupied` counts them) less the two kings, four a bucket."""
-    pieces = sum(1 for c in codes if c >> 1)
-    return min(max(pieces - 2, 0) // 4, BUCKETS - 1)
-
-
-def forward_sum(acc, net, bucket):
-    """The scalar reference's sum with `bucket`'s weights: `v * (v * w)` lane by lane, the inner
-    product kept to 16 bits, the sum in i32, wrapping."""
+def forward_sum(acc, net):
+    """The scalar reference's sum: `v * (v * w)` lane by lane, the inner product kept to 16 bits,
+    the sum in i32, wrapping."""
     total = 0
-    for lanes, weights in zip(acc, net.output[bucket]):
+    for lanes, weights in zip(acc, net.output):
         for x, w in zip(lanes, weights):
             v = min(max(x, 0), QA)
             total = wrap32(total + v * wrap16(v * w))
     return total
 
 
-def finish(total, net, bucket):
-    """`Network::finish`: `bucket`'s raw sum (scale QA * QA * QB) to centipawns."""
-    value = (trunc_div(total, QA) + net.output_bias[bucket]) * SCALE
+def finish(total, net):
+    """`Network::finish`: the raw sum (scale QA * QA * QB) to centipawns."""
+    value = (trunc_div(total, QA) + net.output_bias) * SCALE
     return wrap32(trunc_div(value, QA * QB))
 
 
-def evaluate(acc, net, codes):
-    """The forward pass of the position `codes`, whose accumulators are `acc`."""
-    b = bucket(codes)
-    return finish(forward_sum(acc, net, b), net, b)
+def evaluate(acc, net):
+    return finish(forward_sum(acc, net), net)

@@ -38,7 +38,7 @@ const POSITIONS: [&str; 5] = [
 ];
 
 /// The file's header: magic, version, shape and quantisation (see `Network::from_bytes`).
-const HEADER_BYTES: usize = 36;
+const HEADER_BYTES: usize = 32;
 
 /// One input in this many (by its hash) takes the whole-file path.
 const FILE_EVERY: u64 = 64;
@@ -156,9 +156,9 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The embedded network with the input's words (repeated) as its output weights (every bucket's),
-/// its feature bias and `ROWS` feature rows from the row `pick` names, and four input bytes as
-/// every bucket's output bias; evaluated, then put back.
+/// The embedded network with the input's words (repeated) as its output weights, its feature
+/// bias and `ROWS` feature rows from the row `pick` names, and four input bytes as its output
+/// bias; evaluated, then put back.
 fn weights(pick: u16, input: &[u8]) {
     if input.len() < 6 {
         return;
@@ -174,12 +174,11 @@ fn weights(pick: u16, input: &[u8]) {
         let net = Arc::get_mut(&mut scratch.network).expect("no evaluator keeps the network");
         let kept = (net.output_weights, net.feature_bias, net.output_bias);
         let kept_rows: Vec<_> = net.feature_weights[first_row..first_row + ROWS].to_vec();
-        let outputs = net.output_weights.as_flattened_mut().iter_mut();
-        let rows = outputs.chain([&mut net.feature_bias]);
+        let rows = net.output_weights.iter_mut().chain([&mut net.feature_bias]);
         for row in rows.chain(&mut net.feature_weights[first_row..first_row + ROWS]) {
             row.0 = std::array::from_fn(|_| values.next().expect("cycled"));
         }
-        net.output_bias.fill(output_bias);
+        net.output_bias = output_bias;
 
         let network = Arc::clone(&scratch.network);
         evaluate_with(scratch, &network, choice[0], choice[1]);

@@ -80,7 +80,7 @@ def network_facts(header):
     named = f"`{rel}` ({size} bytes, checksum `{checksum:#018x}`" + \
         (f", last committed in {commit}" if commit else "") + ")"
     start = nnue_net.relative_codes("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR")
-    start_cp = nnue_net.evaluate(nnue_net.refresh(start, net), net, start)
+    start_cp = nnue_net.evaluate(nnue_net.refresh(start, net), net)
     if nonzero == 0:
         return header + (
             f"The network built into the engine, {named}, has every one of its {len(values)} "
@@ -90,14 +90,14 @@ def network_facts(header):
             "network in this file fills them in at the next `book/generate.sh`.\n")
     span = lambda vs: f"{min(vs)} to {max(vs)}"
     features = [v for row in net.rows for v in row]
-    outputs = [v for layer in net.output for row in layer for v in row]
+    outputs = [v for row in net.output for v in row]
     return header + (
         f"The network built into the engine, {named}, {net.hidden} lanes wide: {nonzero} of its "
         f"{len(values)} weights "
         f"and biases are non-zero. Feature weights run from {span(features)} and the feature "
         f"bias from {span(net.bias)} (scale QA = {nnue_net.QA}); output weights from "
-        f"{span(outputs)} (scale QB = {nnue_net.QB}) over its {nnue_net.BUCKETS} output layers, "
-        f"whose biases run from {span(net.output_bias)} (scale QA · QB). It scores the start position {start_cp} cp for the side to move "
+        f"{span(outputs)} (scale QB = {nnue_net.QB}); the output bias is {net.output_bias} "
+        f"(scale QA · QB). It scores the start position {start_cp} cp for the side to move "
         "(the book's Python copy of the scalar reference, `book/tools/nnue_net.py`).\n")
 
 

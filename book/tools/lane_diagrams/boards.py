@@ -192,15 +192,13 @@ def nnue_accumulator():
     assert [e[0] for e in us_edits] == ["-", "-", "+"]
 
     # The forward pass in avx2's grouping: registers of sixteen lanes, us then them, each part
-    # after the other, vpmaddwd pairs added into eight i32 lanes, then folded; with the output
-    # layer of the position after the move.
-    bucket = nn.bucket(after)
+    # after the other, vpmaddwd pairs added into eight i32 lanes, then folded.
     registers = net.hidden // 16
     sums = [0] * 8
     for side in (0, 1):
         for r in range(registers):
             x = moved[side][16 * r:16 * r + 16]
-            w = net.output[bucket][side][16 * r:16 * r + 16]
+            w = net.output[side][16 * r:16 * r + 16]
             v = [min(max(a, 0), nn.QA) for a in x]
             vw = [nn.wrap16(a * b) for a, b in zip(v, w)]
             madd = [nn.wrap32(v[2 * i] * vw[2 * i] + v[2 * i + 1] * vw[2 * i + 1])
@@ -208,8 +206,8 @@ def nnue_accumulator():
             sums = [nn.wrap32(a + b) for a, b in zip(sums, madd)]
     halves = [nn.wrap32(sums[i] + sums[i + 4]) for i in range(4)]
     total = nn.wrap32(nn.wrap32(halves[0] + halves[2]) + nn.wrap32(halves[1] + halves[3]))
-    assert total == nn.forward_sum(moved, net, bucket), "avx2's order must give the scalar sum"
-    cp = nn.finish(total, net, bucket)
+    assert total == nn.forward_sum(moved, net), "avx2's order must give the scalar sum"
+    cp = nn.finish(total, net)
     if weights == "the network built into the engine":  # the network qbb show computes with
         run = real.Output("nnue-update", "avx2")  # Kiwipete and e5f7, the command's defaults
         us = re.search(r"^ +us +(.*)$", run.text, re.M).group(1).split()
@@ -294,24 +292,22 @@ def nnue_accumulator():
 
     # 3. the forward pass on the same eight lanes
     x = moved[0][:8]
-    w = net.output[bucket][0][:8]
+    w = net.output[0][:8]
     v = [min(max(a, 0), nn.QA) for a in x]
     vwp = [nn.wrap16(a * b) for a, b in zip(v, w)]
     madd = [v[2 * i] * vwp[2 * i] + v[2 * i + 1] * vwp[2 * i + 1] for i in range(4)]
-    pieces = sum(1 for c in after if c >> 1)
     y = svg.para(10, y + 12, "3. nnue_evaluate: SCReLU and the output layer, v · v · w "
-                 f"summed, in two multiplies; {pieces} pieces after the move pick output layer "
-                 f"{bucket} of {nn.BUCKETS}. The same lanes after the move:", size=12)
+                 "summed, in two multiplies. The same lanes after the move:", size=12)
     y = lane_numbers(y + 4)
     y = lanes_row(y, "vpmaxsw, vpminsw", "v = x clamped to 0 .. 255", v, fill=LIGHT[2])
-    y = lanes_row(y, f"[layer {bucket}, row 0]", "w: the output weights of us", w)
+    y = lanes_row(y, "[output row 0]", "w: the output weights of us", w)
     y = lanes_row(y, "vpmullw", "v · w, its low 16 bits", vwp)
     y = lanes_row(y, "vpmaddwd", "v · (v · w), pairs added: i32", madd, fill=LIGHT[1], wide=True)
     y = svg.para(10, y + 10, f"{2 * registers} registers' worth, {registers} of us against "
                  f"output row 0 and {registers} of them against row 1, vpaddd into one register "
                  f"of eight i32 sums; vextracti128, vpaddd, vpshufd, vpaddd, vpshufd, vpaddd and "
                  f"vmovd fold them to {total}. Network::finish: ({total} / 255 + "
-                 f"{net.output_bias[bucket]}) · 400 / (255 · 64) = {cp} cp for the side that moved. The "
+                 f"{net.output_bias}) · 400 / (255 · 64) = {cp} cp for the side that moved. The "
                  f"scalar loop adds the {2 * net.hidden} products one at a time, in another "
                  f"order, and reaches the same {total}: wrapping i32 addition is associative.",
                  size=11)

@@ -81,12 +81,6 @@ impl Sample {
         Quad::new(a, b, c, d)
     }
 
-    /// The output layer that evaluates it, as the engine picks it (see [`qbb::nnue::bucket`]).
-    #[inline(always)]
-    pub fn bucket(&self) -> usize {
-        qbb::nnue::bucket(&self.quad())
-    }
-
     /// The active inputs of `us`, the side to move.
     #[inline(always)]
     pub fn us(&self) -> impl Iterator<Item = usize> + '_ {

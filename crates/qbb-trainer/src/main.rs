@@ -17,8 +17,8 @@ const CHECK_POSITIONS: usize = 20_000;
 /// truncation alone (under 1.03 cp); anything more is a bug in the trainer or the engine.
 const EXACT_TOLERANCE_CP: f64 = 1.05;
 
-/// Trains the engine's NNUE evaluation (768 -> 2x256 -> 1, SCReLU, eight output buckets by piece
-/// count) from `qbb-engine datagen` output, and writes it in the engine's network file format.
+/// Trains the engine's NNUE evaluation (768 -> 2x256 -> 1, SCReLU) from `qbb-engine datagen`
+/// output, and writes it in the engine's network file format.
 #[derive(Debug, Parser)]
 #[command(
     name = "qbb-train",

@@ -1,20 +1,18 @@
 //! The network in `f32`, as it is trained: the same shape as the engine's network (a feature
-//! transformer shared by both perspectives, SCReLU, one output layer per bucket of piece count)
-//! with real-valued weights, its forward pass, and its gradient.
+//! transformer shared by both perspectives, SCReLU, one output) with real-valued weights, its
+//! forward pass, and its gradient.
 //!
 //! In float terms the engine's integer network computes
 //! `eval_cp = SCALE * (Σ screlu(acc_us) · w_us + Σ screlu(acc_them) · w_them + b)`, with
-//! `screlu(x) = clamp(x, 0, 1)²`, `acc = bias + Σ active rows`, and `w_us`, `w_them`, `b` those
-//! of the position's bucket; the model computes exactly that, and [`crate::quant`] maps its
-//! weights onto the integer scales. A position trains the feature transformer and its own
-//! bucket's output layer.
+//! `screlu(x) = clamp(x, 0, 1)²` and `acc = bias + Σ active rows`; the model computes exactly
+//! that, and [`crate::quant`] maps its weights onto the integer scales.
 //!
 //! Training fits `sigmoid(eval_cp / K)` to `(1 - λ) · sigmoid(score / K) + λ · result` by mean
 //! squared error: the sigmoid turns centipawns into an expected result, so the search's score and
 //! the game's result can be mixed, and a big score's error weighs less than a small one's.
 
 use qbb::conformance::SplitMix64;
-use qbb::nnue::{BUCKETS, INPUTS, Perspective, SCALE};
+use qbb::nnue::{INPUTS, Perspective, SCALE};
 use qbb_engine::nnue::HIDDEN;
 
 use crate::data::Sample;
@@ -28,9 +26,9 @@ pub struct Model {
     /// Row `i` is added to a perspective's accumulator when its input `i` is set.
     pub feature_weights: Vec<[f32; HIDDEN]>,
     pub feature_bias: [f32; HIDDEN],
-    /// Per bucket, `us` (row 0), then `them` (row 1).
-    pub output_weights: [[[f32; HIDDEN]; 2]; BUCKETS],
-    pub output_bias: [f32; BUCKETS],
+    /// `us` (row 0), then `them` (row 1).
+    pub output_weights: [[f32; HIDDEN]; 2],
+    pub output_bias: f32,
 }
 
 /// What the backward pass needs of the forward pass.
@@ -50,8 +48,8 @@ impl Model {
         Model {
             feature_weights: vec![[0.0; HIDDEN]; INPUTS],
             feature_bias: [0.0; HIDDEN],
-            output_weights: [[[0.0; HIDDEN]; 2]; BUCKETS],
-            output_bias: [0.0; BUCKETS],
+            output_weights: [[0.0; HIDDEN]; 2],
+            output_bias: 0.0,
         }
     }
 
@@ -74,7 +72,6 @@ impl Model {
         model
             .output_weights
             .as_flattened_mut()
-            .as_flattened_mut()
             .iter_mut()
             .for_each(|w| *w = uniform(out));
         model
@@ -86,8 +83,8 @@ impl Model {
         [
             self.feature_weights.as_flattened(),
             &self.feature_bias,
-            self.output_weights.as_flattened().as_flattened(),
-            &self.output_bias,
+            self.output_weights.as_flattened(),
+            std::slice::from_ref(&self.output_bias),
         ]
     }
 
@@ -95,8 +92,8 @@ impl Model {
         [
             self.feature_weights.as_flattened_mut(),
             &mut self.feature_bias,
-            self.output_weights.as_flattened_mut().as_flattened_mut(),
-            &mut self.output_bias,
+            self.output_weights.as_flattened_mut(),
+            std::slice::from_mut(&mut self.output_bias),
         ]
     }
 
@@ -114,17 +111,13 @@ impl Model {
         }
     }
 
-    /// The forward pass: one row per piece on the board, of the 768, for each perspective,
-    /// then the output layer of the sample's bucket.
+    /// The forward pass: one row per piece on the board, of the 768, for each perspective.
     #[inline(always)]
     pub fn forward(&self, sample: &Sample) -> Forward {
-        let bucket = sample.bucket();
         let mut acc = [self.feature_bias; 2];
-        let mut y = self.output_bias[bucket];
-        for ((acc, perspective), weights) in acc
-            .iter_mut()
-            .zip(PERSPECTIVES)
-            .zip(&self.output_weights[bucket])
+        let mut y = self.output_bias;
+        for ((acc, perspective), weights) in
+            acc.iter_mut().zip(PERSPECTIVES).zip(&self.output_weights)
         {
             for f in sample.features(perspective) {
                 acc.iter_mut()
@@ -197,12 +190,10 @@ impl Model {
         let (p, t) = (sigmoid(forward.y), target(sample, wdl));
         // d(p - t)² / dy, with dp/dy = p (1 - p) since eval_cp / K = y.
         let dy = 2.0 * (p - t) * p * (1.0 - p) * weight;
-        let bucket = sample.bucket();
-        grad.output_bias[bucket] += dy;
+        grad.output_bias += dy;
         let rows = forward.acc.iter().zip(PERSPECTIVES);
-        for (((acc, perspective), weights), grad_weights) in rows
-            .zip(&self.output_weights[bucket])
-            .zip(&mut grad.output_weights[bucket])
+        for (((acc, perspective), weights), grad_weights) in
+            rows.zip(&self.output_weights).zip(&mut grad.output_weights)
         {
             let mut dacc = [0.0; HIDDEN];
             for (((&a, &w), gw), d) in acc.iter().zip(weights).zip(grad_weights).zip(&mut dacc) {
@@ -286,7 +277,7 @@ mod tests {
         for (i, b) in model.feature_bias.iter_mut().enumerate() {
             *b = i as f32 / HIDDEN as f32 - 0.25;
         }
-        model.output_bias = [0.1; BUCKETS];
+        model.output_bias = 0.1;
         model
     }
 
@@ -308,12 +299,10 @@ mod tests {
             model.backward(s, wdl, weight, &mut grad);
         }
         // Parameters that matter: rows of pieces on the board (both perspectives), the bias,
-        // the output layer of the first sample's bucket; one row of an empty input, and the
-        // output layer of a bucket no sample is in, whose gradients must be exactly zero.
+        // the output layer; one row of an empty input, whose gradient must be exactly zero.
         let first = &samples[0];
         let us = first.us().next().unwrap();
         let them = first.them().last().unwrap();
-        let bucket = first.bucket();
         let mut checked = 0;
         let mut probes: Vec<(usize, usize)> = Vec::new(); // (tensor, index)
         for h in (0..HIDDEN).step_by(9) {
@@ -321,11 +310,11 @@ mod tests {
                 (0, us * HIDDEN + h),
                 (0, them * HIDDEN + h),
                 (1, h),
-                (2, 2 * HIDDEN * bucket + h),
-                (2, 2 * HIDDEN * bucket + HIDDEN + h),
+                (2, h),
+                (2, HIDDEN + h),
             ]);
         }
-        probes.push((3, bucket));
+        probes.push((3, 0));
         for (tensor, index) in probes {
             let analytic = f64::from(grad.tensors()[tensor][index]);
             let eps = 1e-3;
@@ -351,10 +340,6 @@ mod tests {
                 .all(|s| s.us().chain(s.them()).all(|g| g != f))
         });
         assert_eq!(grad.feature_weights[unused.unwrap()], [0.0; HIDDEN]);
-        let idle = (0..BUCKETS).find(|&b| samples.iter().all(|s| s.bucket() != b));
-        let idle = idle.unwrap();
-        assert_eq!(grad.output_weights[idle], [[0.0; HIDDEN]; 2]);
-        assert_eq!(grad.output_bias[idle], 0.0);
     }
 
     #[test]
@@ -374,18 +359,15 @@ mod tests {
     fn the_evaluation_follows_the_float_definition() {
         // White to move: kings on e1 and e8, a white pawn on e2. For `us` (White) the pawn is
         // our pawn on e2 (input 12); for `them` (Black, board mirrored) it is the opponent's
-        // pawn on e7 (6 * 64 + 52). Both see their own king on e1 (5 * 64 + 4). Three pieces:
-        // bucket 0, whose output layer alone counts.
+        // pawn on e7 (6 * 64 + 52). Both see their own king on e1 (5 * 64 + 4).
         let samples = parse_text("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 | 0 | 0.5", 1).unwrap();
         let mut model = Model::zeros();
         model.feature_bias = [0.25; HIDDEN];
         model.feature_weights[5 * 64 + 4] = [0.5; HIDDEN];
         model.feature_weights[12] = [0.25; HIDDEN];
         model.feature_weights[6 * 64 + 52] = [-0.5; HIDDEN];
-        model.output_weights = [[[-9.0; HIDDEN]; 2]; BUCKETS];
-        model.output_bias = [-9.0; BUCKETS];
-        model.output_weights[0] = [[1.0; HIDDEN], [2.0; HIDDEN]];
-        model.output_bias[0] = 0.5;
+        model.output_weights = [[1.0; HIDDEN], [2.0; HIDDEN]];
+        model.output_bias = 0.5;
         // us: 0.25 + 0.5 + 0.25 = 1, screlu 1; them: 0.25 + 0.5 - 0.5 = 0.25, screlu 1/16.
         let lanes = HIDDEN as f32;
         let y = lanes * 1.0 * 1.0 + lanes * 0.0625 * 2.0 + 0.5;

@@ -52,13 +52,10 @@ pub fn quantise(model: &Model) -> Box<Network> {
         row.0 = weights.map(|w| to_i16(w, QA));
     }
     net.feature_bias.0 = model.feature_bias.map(|w| to_i16(w, QA));
-    let rows = net.output_weights.as_flattened_mut();
-    for (row, weights) in rows.iter_mut().zip(model.output_weights.as_flattened()) {
+    for (row, weights) in net.output_weights.iter_mut().zip(&model.output_weights) {
         row.0 = weights.map(|w| to_i16(w, QB));
     }
-    net.output_bias = model
-        .output_bias
-        .map(|b| (b * (QA * QB) as f32).round() as i32);
+    net.output_bias = (model.output_bias * (QA * QB) as f32).round() as i32;
     net
 }
 
@@ -71,11 +68,10 @@ pub fn dequantise(net: &Network) -> Model {
         *weights = row.0.map(|q| from_i16(q, QA));
     }
     model.feature_bias = net.feature_bias.0.map(|q| from_i16(q, QA));
-    let rows = net.output_weights.as_flattened();
-    for (weights, row) in model.output_weights.as_flattened_mut().iter_mut().zip(rows) {
+    for (weights, row) in model.output_weights.iter_mut().zip(&net.output_weights) {
         *weights = row.0.map(|q| from_i16(q, QB));
     }
-    model.output_bias = net.output_bias.map(|b| b as f32 / (QA * QB) as f32);
+    model.output_bias = net.output_bias as f32 / (QA * QB) as f32;
     model
 }
 
@@ -96,7 +92,7 @@ pub fn compare(model: &Model, net: &Network, samples: &[Sample]) -> Agreement {
     };
     for sample in samples {
         let acc = Scalar.nnue_refresh(&sample.quad(), net);
-        let engine = Scalar.nnue_evaluate(&acc, net, &sample.quad());
+        let engine = Scalar.nnue_evaluate(&acc, net);
         let diff = (f64::from(model.eval_cp(sample)) - f64::from(engine)).abs();
         agreement.mean_abs += diff;
         agreement.max_abs = agreement.max_abs.max(diff);
@@ -118,7 +114,6 @@ mod tests {
     use crate::data::parse_text;
     use crate::testdata;
     use qbb::conformance::SplitMix64;
-    use qbb::nnue::BUCKETS;
 
     fn samples() -> Vec<Sample> {
         parse_text(&testdata::lines(500), 2).unwrap()
@@ -135,7 +130,7 @@ mod tests {
             }
         }
         model.feature_bias = std::array::from_fn(|h| h as f32 / HIDDEN as f32);
-        model.output_bias = std::array::from_fn(|b| 0.37 - 0.1 * b as f32);
+        model.output_bias = 0.37;
         model
     }
 
@@ -184,11 +179,10 @@ mod tests {
             model
                 .output_weights
                 .as_flattened_mut()
-                .as_flattened_mut()
                 .fill(output_sign * OUTPUT_LIMIT);
             let net = quantise(&model);
             assert_eq!(
-                i32::from(net.output_weights[BUCKETS - 1][1].0[7]),
+                i32::from(net.output_weights[1].0[7]),
                 output_sign as i32 * OUTPUT_MAX
             );
             let agreement = compare(&dequantise(&net), &net, &samples);

@@ -8,9 +8,7 @@
 //! 1, that layer is a sum of weight rows, one per piece on the board: the *accumulator*. A move
 //! changes two to four squares, so the accumulator is updated by adding and subtracting a few rows
 //! instead of summing 32 (the "efficiently updatable" of the name). The output is one number: both
-//! accumulators through a squared clipped ReLU, multiplied by the output weights and summed. The
-//! output layer is one of [`BUCKETS`], picked by the number of pieces on the board: an opening and
-//! an endgame weigh the same accumulator differently, at the cost of one popcount.
+//! accumulators through a squared clipped ReLU, multiplied by the output weights and summed.
 //!
 //! Everything is integer, so that every backend's inference is exact and equal to the scalar
 //! reference's bit for bit: the accumulator and the weights are `i16`, with wrapping arithmetic
@@ -36,18 +34,6 @@ pub const INPUTS: usize = 768;
 /// it. Every type and routine here takes any multiple of 128 lanes; at a greater width the
 /// vector backends edit an accumulator in parts (the engine's networks are 256 wide).
 pub const HIDDEN: usize = 128;
-
-/// Output layers, picked by the number of pieces on the board (see [`bucket`]).
-pub const BUCKETS: usize = 8;
-
-/// The output layer a position of `quad` is evaluated by: its pieces less the two kings, four
-/// pieces a bucket (2 to 5 pieces bucket 0, 30 to 32 bucket 7). A quad with more than 32 occupied
-/// squares, which no position has, takes the last.
-#[inline(always)]
-pub fn bucket(quad: &Quad) -> usize {
-    let pieces = quad.occupied().count_ones() as usize;
-    (pieces.saturating_sub(2) / 4).min(BUCKETS - 1)
-}
 
 /// The activation's ceiling, and the scale of the feature transformer's weights: 1.0 is `QA`.
 pub const QA: i32 = 255;
@@ -263,9 +249,8 @@ pub(crate) unsafe fn update<V: Vector, const REGS: usize, const N: usize>(
     }
 }
 
-/// The forward pass of a position of `quad`: both accumulators through
-/// [`Vector::add_activated`] with the output weights of its [`bucket`], part by part as the
-/// accumulator loops go.
+/// The forward pass: both accumulators through [`Vector::add_activated`] with their output
+/// weights, part by part as the accumulator loops go.
 ///
 /// # Safety
 ///
@@ -274,13 +259,11 @@ pub(crate) unsafe fn update<V: Vector, const REGS: usize, const N: usize>(
 pub(crate) unsafe fn evaluate<V: Vector, const REGS: usize, const N: usize>(
     acc: &Accumulators<N>,
     net: &Network<N>,
-    quad: &Quad,
 ) -> i32 {
-    let bucket = bucket(quad);
     // SAFETY: the caller's promise.
     unsafe {
         let mut sums = V::zero_sums();
-        for (lanes, weights) in net.output_halves(acc, bucket) {
+        for (lanes, weights) in net.output_halves(acc) {
             for part in 0..parts::<V, REGS, N>() {
                 let (x, w) = (
                     load::<V, REGS, N>(lanes, part),
@@ -291,7 +274,7 @@ pub(crate) unsafe fn evaluate<V: Vector, const REGS: usize, const N: usize>(
                 }
             }
         }
-        net.finish(V::total(sums), bucket)
+        net.finish(V::total(sums))
     }
 }
 
@@ -374,9 +357,9 @@ unsafe fn edit<V: Vector, const REGS: usize, const N: usize>(
 }
 // ANCHOR_END: accumulator_loops
 
-/// The quantised network of width `N`: a feature transformer shared by both perspectives and
-/// [`BUCKETS`] output layers, each of which sees `us` then `them`. About 1.5 KiB a lane (196 KiB
-/// at 128), so it lives in a `Box`.
+/// The quantised network of width `N`: a feature transformer shared by both perspectives and an
+/// output layer that sees `us` then `them`. About 1.5 KiB a lane (197 KiB at 128), so it lives in
+/// a `Box`.
 #[derive(Clone, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Network<const N: usize = HIDDEN> {
@@ -384,10 +367,10 @@ pub struct Network<const N: usize = HIDDEN> {
     pub feature_weights: [Lanes<N>; INPUTS],
     /// Every accumulator starts from the bias (scale `QA`).
     pub feature_bias: Lanes<N>,
-    /// Each bucket's output weights of `us` (row 0) and `them` (row 1) (scale `QB`).
-    pub output_weights: [[Lanes<N>; 2]; BUCKETS],
-    /// Each bucket's output bias (scale `QA * QB`).
-    pub output_bias: [i32; BUCKETS],
+    /// The output weights of `us` (row 0) and `them` (row 1) (scale `QB`).
+    pub output_weights: [Lanes<N>; 2],
+    /// Scale `QA * QB`.
+    pub output_bias: i32,
 }
 
 impl<const N: usize> fmt::Debug for Network<N> {
@@ -403,8 +386,8 @@ impl<const N: usize> Network<N> {
         Box::new(Network {
             feature_weights: [Lanes::default(); INPUTS],
             feature_bias: Lanes::default(),
-            output_weights: [[Lanes::default(); 2]; BUCKETS],
-            output_bias: [0; BUCKETS],
+            output_weights: [Lanes::default(); 2],
+            output_bias: 0,
         })
     }
 
@@ -414,7 +397,7 @@ impl<const N: usize> Network<N> {
         for row in net.rows_mut() {
             row.0 = std::array::from_fn(|_| weight());
         }
-        net.output_bias = std::array::from_fn(|_| i32::from(weight()) * QB);
+        net.output_bias = i32::from(weight()) * QB;
         net
     }
 
@@ -424,42 +407,43 @@ impl<const N: usize> Network<N> {
         &self.feature_weights[feature]
     }
 
-    /// The two halves of `bucket`'s output layer, in the order of the sum: each perspective's
-    /// accumulator with the weights it meets, `us` with row 0 and `them` with row 1.
+    /// The output layer's two halves, in the order of the sum: each perspective's accumulator
+    /// with the weights it meets, `us` with row 0 and `them` with row 1.
     #[inline(always)]
     pub fn output_halves<'a>(
         &'a self,
         acc: &'a Accumulators<N>,
-        bucket: usize,
     ) -> [(&'a Lanes<N>, &'a Lanes<N>); 2] {
-        let weights = &self.output_weights[bucket];
-        [(&acc.us, &weights[0]), (&acc.them, &weights[1])]
+        [
+            (&acc.us, &self.output_weights[0]),
+            (&acc.them, &self.output_weights[1]),
+        ]
     }
 
-    /// The evaluation, in centipawns for `us`, from `bucket`'s raw sum (scale `QA * QA * QB`):
-    /// the last step of every backend's forward pass, done once in scalar code.
+    /// The evaluation, in centipawns for `us`, from the output layer's raw sum (scale
+    /// `QA * QA * QB`): the last step of every backend's forward pass, done once in scalar code.
     #[inline(always)]
-    pub fn finish(&self, sum: i32, bucket: usize) -> i32 {
-        let value = (i64::from(sum) / i64::from(QA) + i64::from(self.output_bias[bucket]))
+    pub fn finish(&self, sum: i32) -> i32 {
+        let value = (i64::from(sum) / i64::from(QA) + i64::from(self.output_bias))
             * i64::from(SCALE)
             / i64::from(QA * QB);
         value as i32
     }
 
     /// Every row of lanes in file order: the feature weights, the feature bias, the output
-    /// weights bucket by bucket.
+    /// weights.
     fn rows(&self) -> impl Iterator<Item = &Lanes<N>> {
         self.feature_weights
             .iter()
             .chain([&self.feature_bias])
-            .chain(self.output_weights.as_flattened())
+            .chain(&self.output_weights)
     }
 
     fn rows_mut(&mut self) -> impl Iterator<Item = &mut Lanes<N>> {
         self.feature_weights
             .iter_mut()
             .chain([&mut self.feature_bias])
-            .chain(self.output_weights.as_flattened_mut())
+            .chain(&mut self.output_weights)
     }
 
     /// The weights and biases in file order, little-endian.
@@ -471,9 +455,7 @@ impl<const N: usize> Network<N> {
                 bytes.extend_from_slice(&v.to_le_bytes());
             }
         }
-        for bias in self.output_bias {
-            bytes.extend_from_slice(&bias.to_le_bytes());
-        }
+        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
         bytes
     }
 
@@ -487,9 +469,9 @@ impl<const N: usize> Network<N> {
     }
 
     /// Reads a network file: the magic `QBBNNUE\0`, the format version, the shape (inputs,
-    /// hidden width, buckets) and the quantisation (`QA`, `QB`, `SCALE`) as little-endian `u32`s,
-    /// the payload (feature weights row by row, feature bias, output weights bucket by bucket, all
-    /// `i16`; output biases `i32`), and an FNV-1a 64 checksum of everything before it. Anything else is refused with
+    /// hidden width) and the quantisation (`QA`, `QB`, `SCALE`) as little-endian `u32`s, the
+    /// payload (feature weights row by row, feature bias, output weights, all `i16`; output bias
+    /// `i32`), and an FNV-1a 64 checksum of everything before it. Anything else is refused with
     /// the reason (a network of another width too).
     pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network<N>>, NetworkError> {
         let expected = header(N);
@@ -510,8 +492,8 @@ impl<const N: usize> Network<N> {
         if word(0) != VERSION {
             return Err(NetworkError::Version(word(0)));
         }
-        let found = [word(1), word(2), word(3), word(4), word(5), word(6)];
-        let ours = shape(N);
+        let found = [word(1), word(2), word(3), word(4), word(5)];
+        let ours = [INPUTS as u32, N as u32, QA as u32, QB as u32, SCALE as u32];
         if found != ours {
             return Err(NetworkError::Shape {
                 found,
@@ -546,10 +528,8 @@ impl<const N: usize> Network<N> {
                 *v = values.next().expect("the length was checked");
             }
         }
-        let biases = &body[body.len() - 4 * BUCKETS..];
-        for (bias, bytes) in net.output_bias.iter_mut().zip(biases.chunks_exact(4)) {
-            *bias = i32::from_le_bytes(bytes.try_into().expect("four bytes"));
-        }
+        let bias = &body[body.len() - 4..];
+        net.output_bias = i32::from_le_bytes(bias.try_into().expect("four bytes"));
         Ok(net)
     }
 }
@@ -558,29 +538,23 @@ impl<const N: usize> Network<N> {
 const MAGIC: [u8; 8] = *b"QBBNNUE\0";
 
 /// The file format's version.
-const VERSION: u32 = 2;
+const VERSION: u32 = 1;
 
-/// The payload's size in bytes at width `hidden`: `INPUTS + 1 + 2 * BUCKETS` rows of `i16`, and
-/// a bias of `i32` per bucket.
+/// The payload's size in bytes at width `hidden`.
 const fn payload_bytes(hidden: usize) -> usize {
-    2 * hidden * (INPUTS + 1 + 2 * BUCKETS) + 4 * BUCKETS
-}
-
-/// The header's shape words: inputs, hidden width, buckets, `QA`, `QB`, `SCALE`.
-fn shape(hidden: usize) -> [u32; 6] {
-    [
-        INPUTS as u32,
-        hidden as u32,
-        BUCKETS as u32,
-        QA as u32,
-        QB as u32,
-        SCALE as u32,
-    ]
+    2 * hidden * (INPUTS + 3) + 4
 }
 
 fn header(hidden: usize) -> Vec<u8> {
     let mut bytes = MAGIC.to_vec();
-    for word in [VERSION].into_iter().chain(shape(hidden)) {
+    for word in [
+        VERSION,
+        INPUTS as u32,
+        hidden as u32,
+        QA as u32,
+        QB as u32,
+        SCALE as u32,
+    ] {
         bytes.extend_from_slice(&word.to_le_bytes());
     }
     bytes
@@ -600,7 +574,7 @@ pub enum NetworkError {
     Truncated { len: usize, expected: usize },
     TrailingBytes { len: usize, expected: usize },
     Version(u32),
-    Shape { found: [u32; 6], expected: [u32; 6] },
+    Shape { found: [u32; 5], expected: [u32; 5] },
     Checksum { stored: u64, computed: u64 },
 }
 
@@ -624,7 +598,7 @@ impl fmt::Display for NetworkError {
             }
             NetworkError::Shape { found, expected } => write!(
                 f,
-                "a network of another shape: inputs, hidden, buckets, QA, QB, scale = {found:?}, \
+                "a network of another shape: inputs, hidden, QA, QB, scale = {found:?}, \
                  this engine's are {expected:?}"
             ),
             NetworkError::Checksum { stored, computed } => write!(
@@ -641,7 +615,6 @@ impl std::error::Error for NetworkError {}
 mod tests {
     use super::*;
     use crate::conformance::SplitMix64;
-    use crate::{Backend, Scalar};
 
     fn random_network(seed: u64) -> Box<Network> {
         let mut rng = SplitMix64(seed);
@@ -687,22 +660,6 @@ mod tests {
         let mut shape = good;
         shape[16] ^= 1;
         assert!(reason(&shape).contains("another shape"));
-    }
-
-    #[test]
-    fn the_piece_count_picks_the_output_layer() {
-        let start = Quad::start_position();
-        let kings = Quad::from_placement("4k3/8/8/8/8/8/8/4K3").unwrap();
-        let six = Quad::from_placement("4k3/2n5/8/8/8/8/PP6/1B2K3").unwrap();
-        let full = Quad::splat(u64::MAX);
-        let buckets = [&start, &kings, &six, &full].map(bucket);
-        assert_eq!(buckets, [7, 0, 1, BUCKETS - 1]);
-        // A network of zero weights evaluates to its bucket's bias alone.
-        let mut net = Network::<HIDDEN>::zeroed();
-        net.output_bias = std::array::from_fn(|b| (b as i32 + 1) * QA * QB);
-        let acc = Scalar.nnue_refresh(&six, &net);
-        assert_eq!(Scalar.nnue_evaluate(&acc, &net, &six), 2 * SCALE);
-        assert_eq!(Scalar.nnue_evaluate(&acc, &net, &start), 8 * SCALE);
     }
 
     #[test]

@@ -175,12 +175,11 @@ macro_rules! for_each_routine {
                 acc: &mut Accumulators<HIDDEN>, before: &Quad, delta: &Quad, net: &Network<HIDDEN>
             );
 
-            /// The forward pass of a position of `quad`: both accumulators through the squared
-            /// clipped ReLU, times the output weights of the quad's bucket (its piece count),
-            /// summed; in centipawns for `us` ([`Network::finish`]).
+            /// The forward pass: both accumulators through the squared clipped ReLU, times the
+            /// output weights, summed; in centipawns for `us` ([`Network::finish`]).
             row 18, nnue, NnueEvaluate = "nnue-evaluate", "NNUE forward pass":
             fn nnue_evaluate<const HIDDEN>(
-                acc: &Accumulators<HIDDEN>, net: &Network<HIDDEN>, quad: &Quad
+                acc: &Accumulators<HIDDEN>, net: &Network<HIDDEN>
             ) -> i32;
         }
     };

@@ -155,7 +155,7 @@ impl Evaluator {
     pub fn evaluate<B: Backend>(&self, b: B, ply: usize, pos: &Position) -> Score {
         if self.use_nnue {
             let limit = MATE_BOUND - 1;
-            b.nnue_evaluate(&self.stack[ply], &self.network, pos.quad())
+            b.nnue_evaluate(&self.stack[ply], &self.network)
                 .clamp(-limit, limit)
         } else {
             eval::evaluate(b, pos)
@@ -240,8 +240,8 @@ mod tests {
                         let fresh = Scalar.nnue_refresh(pos.quad(), &network);
                         assert_eq!(acc, fresh, "{kind}: after {} ({mv:?})", pos.to_fen());
                         assert_eq!(
-                            b.nnue_evaluate(&acc, &network, pos.quad()),
-                            Scalar.nnue_evaluate(&fresh, &network, pos.quad()),
+                            b.nnue_evaluate(&acc, &network),
+                            Scalar.nnue_evaluate(&fresh, &network),
                             "{kind}: {}",
                             pos.to_fen()
                         );

@@ -271,14 +271,14 @@ fn nnue<B: Backend>(b: B, job: &Job) -> NnueOutcome {
     let side = side_to_move(&job.fen);
     let board = job.quad.to_relative(side);
     let acc = b.nnue_refresh(&board, &net);
-    let eval = b.nnue_evaluate(&acc, &net, &board);
+    let eval = b.nnue_evaluate(&acc, &net);
     let worth = std::array::from_fn(|s| {
         let sq = Square::new(s as u8).expect("below 64");
         let code = board.nibble(sq);
         (code > 1).then(|| {
-            let (mut without, lifted) = (acc, Quad::nibble_at(sq, code));
-            b.nnue_update(&mut without, &board, &lifted, &net);
-            eval - b.nnue_evaluate(&without, &net, &(board ^ lifted))
+            let mut without = acc;
+            b.nnue_update(&mut without, &board, &Quad::nibble_at(sq, code), &net);
+            eval - b.nnue_evaluate(&without, &net)
         })
     });
     let after = (job.quad ^ b.move_delta(&job.aspects)).to_relative(side);
@@ -290,7 +290,7 @@ fn nnue<B: Backend>(b: B, job: &Job) -> NnueOutcome {
         eval,
         worth,
         changes: changes(&board, &delta).collect(),
-        eval_after: b.nnue_evaluate(&updated, &net, &after),
+        eval_after: b.nnue_evaluate(&updated, &net),
         update_equals_refresh: updated == b.nnue_refresh(&after, &net),
     }
 }

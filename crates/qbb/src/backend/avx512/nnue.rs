@@ -88,11 +88,7 @@ pub(super) fn nnue_update<const N: usize>(
 
 #[inline]
 #[features(avx512)]
-pub(super) fn nnue_evaluate<const N: usize>(
-    acc: &Accumulators<N>,
-    net: &Network<N>,
-    quad: &Quad,
-) -> i32 {
+pub(super) fn nnue_evaluate<const N: usize>(acc: &Accumulators<N>, net: &Network<N>) -> i32 {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::evaluate::<__m512i, REGS, N>(acc, net, quad) }
+    unsafe { nnue::evaluate::<__m512i, REGS, N>(acc, net) }
 }

@@ -91,12 +91,8 @@ pub(super) fn nnue_update<const N: usize>(
 
 #[inline]
 #[features(neon)]
-pub(super) fn nnue_evaluate<const N: usize>(
-    acc: &Accumulators<N>,
-    net: &Network<N>,
-    quad: &Quad,
-) -> i32 {
+pub(super) fn nnue_evaluate<const N: usize>(acc: &Accumulators<N>, net: &Network<N>) -> i32 {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::evaluate::<int16x8_t, REGS, N>(acc, net, quad) }
+    unsafe { nnue::evaluate::<int16x8_t, REGS, N>(acc, net) }
 }
 // ANCHOR_END: nnue_routines

@@ -79,11 +79,7 @@ pub(super) fn nnue_update<const N: usize>(
 }
 
 #[inline]
-pub(super) fn nnue_evaluate<const N: usize>(
-    acc: &Accumulators<N>,
-    net: &Network<N>,
-    quad: &Quad,
-) -> i32 {
+pub(super) fn nnue_evaluate<const N: usize>(acc: &Accumulators<N>, net: &Network<N>) -> i32 {
     // SAFETY: as in `nnue_refresh`.
-    unsafe { nnue::evaluate::<i16x32, VECTORS, N>(acc, net, quad) }
+    unsafe { nnue::evaluate::<i16x32, VECTORS, N>(acc, net) }
 }

@@ -1,7 +1,7 @@
 //! NNUE inference, the reference: one lane at a time, as the network is defined (see
 //! [`crate::nnue`]).
 
-use crate::nnue::{Accumulators, Lanes, Network, Perspective, QA, bucket, changes, feature};
+use crate::nnue::{Accumulators, Lanes, Network, Perspective, QA, changes, feature};
 use crate::quad::Quad;
 use crate::square::Squares;
 
@@ -46,25 +46,19 @@ pub(super) fn nnue_update<const N: usize>(
     }
 }
 
-/// `sum clamp(x, 0, QA)^2 * w` over both perspectives, with the weights of the position's
-/// bucket, computed as every backend computes it: `v * (v * w)` with the inner product kept to
-/// 16 bits (exact while `|v * w| < 2^15`, which training keeps true), the outer one and the sum
-/// in `i32`, wrapping.
+/// `sum clamp(x, 0, QA)^2 * w` over both perspectives, computed as every backend computes it:
+/// `v * (v * w)` with the inner product kept to 16 bits (exact while `|v * w| < 2^15`, which
+/// training keeps true), the outer one and the sum in `i32`, wrapping.
 #[inline(always)]
-pub(super) fn nnue_evaluate<const N: usize>(
-    acc: &Accumulators<N>,
-    net: &Network<N>,
-    quad: &Quad,
-) -> i32 {
-    let bucket = bucket(quad);
+pub(super) fn nnue_evaluate<const N: usize>(acc: &Accumulators<N>, net: &Network<N>) -> i32 {
     let mut sum = 0i32;
-    for (lanes, weights) in net.output_halves(acc, bucket) {
+    for (lanes, weights) in net.output_halves(acc) {
         for (&x, &w) in lanes.0.iter().zip(&weights.0) {
             let v = x.clamp(0, QA as i16);
             sum = sum.wrapping_add(i32::from(v) * i32::from(v.wrapping_mul(w)));
         }
     }
-    net.finish(sum, bucket)
+    net.finish(sum)
 }
 
 #[inline(always)]
