@@ -43,14 +43,28 @@ use tt::{Bound, Entry, TranspositionTable};
 
 /// The shallowest node whose table move is tested for a singular extension: the test is a
 /// search of its own.
-const SINGULAR_DEPTH: i32 = 8;
+const SINGULAR_DEPTH: i32 = 6;
+
+/// How far below the test's bound a node outside the principal variation must fall for its
+/// table move to be searched two plies deeper instead of one.
+const DOUBLE_EXTENSION_MARGIN: Score = 20;
+
+/// The most two-ply extensions on one line: each lengthens the line, and without a cap a
+/// search of forcing lines would not end.
+const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
 /// What searching a node without its table move says of that move.
 enum Singularity {
-    /// The move is much better than every other: it is searched a ply deeper.
-    Singular,
+    /// The move is much better than every other: it is searched a ply deeper, or two when the
+    /// others fall far short.
+    Singular {
+        twice: bool,
+    },
     /// Another move beats beta as well: the node fails high with this score.
     Cut(Score),
+    /// The table's score beats beta, but other moves come close: the move is searched a ply
+    /// shallower.
+    Shared,
     Neither,
 }
 
@@ -174,6 +188,8 @@ pub struct Searcher {
     /// The move the node at each ply leaves out while its singularity is tested (else
     /// `Move::NULL`).
     singular_excluded: [Move; MAX_PLY + 1],
+    /// How many two-ply singular extensions the line to the node at each ply holds.
+    double_extensions: [u8; MAX_PLY + 1],
     /// The hashes of the game and of the path from the root to the current node.
     path: Vec<u64>,
     /// The root moves this search may play (empty: all of them).
@@ -241,6 +257,7 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 1],
             static_evals: [-INFINITY; MAX_PLY + 1],
             singular_excluded: [Move::NULL; MAX_PLY + 1],
+            double_extensions: [0; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
             root_moves: Vec::new(),
             multi_pv: 1,
@@ -750,11 +767,12 @@ impl Searcher {
             return score;
         }
 
-        let singular_move =
-            match self.singularity(backend, attacks, pos, tt_entry, beta, depth, ply) {
-                Singularity::Singular => tt_move,
+        let tt_extension =
+            match self.singularity(backend, attacks, pos, tt_entry, beta, depth, ply, is_pv) {
+                Singularity::Singular { twice } => 1 + i32::from(twice),
                 Singularity::Cut(score) => return score,
-                Singularity::Neither => Move::NULL,
+                Singularity::Shared => -1,
+                Singularity::Neither => 0,
             };
         if self.aborted {
             return 0;
@@ -801,7 +819,7 @@ impl Searcher {
             }
 
             self.evaluator.make_move(backend, ply, pos, &delta);
-            let extension = i32::from(gives_check || mv == singular_move);
+            let extension = self.extension(ply, mv == tt_move, tt_extension, gives_check);
             let new_depth = depth - 1 + extension;
             let window = (alpha, beta);
             let score = if index == 0 {
@@ -926,9 +944,11 @@ impl Searcher {
 
     /// Whether the table's move of the node at `ply` is singular: the node searched without it,
     /// half as deep, falls short of the move's score by a margin. Then the move is extended a
-    /// ply. When even without it the node beats beta, more than one move does, and the node
-    /// fails high at once. Tested below the root, from `SINGULAR_DEPTH` on, when the table's
-    /// entry is a search at least nearly as deep that did not fail low.
+    /// ply, or two outside the principal variation when the node falls far short, while the line
+    /// has room for them. When even without it the node beats beta, more than one move does, and
+    /// the node fails high at once; when only the stored score does, the move is searched a ply
+    /// shallower. Tested below the root, from `SINGULAR_DEPTH` on, when the table's entry is a
+    /// search at least nearly as deep that did not fail low.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn singularity<B: Backend, A: AttackSource>(
@@ -940,6 +960,7 @@ impl Searcher {
         beta: Score,
         depth: i32,
         ply: usize,
+        is_pv: bool,
     ) -> Singularity {
         let Some(entry) = entry else {
             return Singularity::Neither;
@@ -970,9 +991,14 @@ impl Searcher {
         // The test's line is no line of this node's.
         self.pv_len[ply] = 0;
         if score < singular_beta {
-            Singularity::Singular
+            let twice = !is_pv
+                && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                && self.double_extensions[ply] < MAX_DOUBLE_EXTENSIONS;
+            Singularity::Singular { twice }
         } else if singular_beta >= beta {
             Singularity::Cut(singular_beta)
+        } else if entry.score >= beta {
+            Singularity::Shared
         } else {
             Singularity::Neither
         }
@@ -996,6 +1022,17 @@ impl Searcher {
         *alpha = (*alpha).max(mated_in(ply));
         *beta = (*beta).min(mate_in(ply + 1));
         (*alpha >= *beta).then_some(*alpha)
+    }
+
+    /// How many plies deeper than the others a move of the node at `ply` is searched: the table
+    /// move by what its singularity says (from two plies deeper to one shallower), a check at
+    /// least one. A two-ply extension is counted on the child's line.
+    #[inline(always)]
+    fn extension(&mut self, ply: usize, is_tt_move: bool, tt_extension: i32, check: bool) -> i32 {
+        let by_table = if is_tt_move { tt_extension } else { 0 };
+        let extension = if check { by_table.max(1) } else { by_table };
+        self.double_extensions[ply + 1] = self.double_extensions[ply] + u8::from(extension == 2);
+        extension
     }
 
     /// Whether the side to move at `ply` stands better than at its turn before, by their static
@@ -1103,6 +1140,7 @@ impl Searcher {
         let reduction = 3 + depth / 6 + ((static_eval - beta) / 200).min(3);
         let child = pos.make_null_move();
         self.evaluator.make_null_move(ply);
+        self.double_extensions[ply + 1] = self.double_extensions[ply];
         self.path.push(pos.hash());
         // No second null move in a row: two passes would search the node itself, shallower.
         let child_depth = depth - 1 - reduction;
