@@ -34,7 +34,7 @@ import re
 import sys
 from pathlib import Path
 
-from gen.measurements import paired_interval
+from gen.measurements import paired_interval, quiet_times
 
 RELATIONS = ("faster", "slower", "ties", "level", "no-slower", "fastest", "slowest")
 LEVEL = 0.03
@@ -74,8 +74,9 @@ def noise_floor(report):
 
 
 def speedup(a, b):
-    """Row `a` over row `b`: (low, median, high), paired where both were timed in turns."""
-    turns_a, turns_b = a.get("turn_ns"), b.get("turn_ns")
+    """Row `a` over row `b`: (low, median, high), paired where both were timed in turns (over
+    the benchmark's quiet turns, where the report names them)."""
+    turns_a, turns_b = quiet_times(a), quiet_times(b)
     if turns_a and turns_b and len(turns_a) == len(turns_b):
         interval = paired_interval(turns_b, turns_a)
         if interval is not None:

@@ -154,6 +154,14 @@ def lower_rank(n):
     return min(max(math.floor(n / 2 - half_width), 0), (n - 1) // 2)
 
 
+def quiet_times(row):
+    """The times of the turns a row's figures come from: its quiet turns, or every turn in a
+    report that names none."""
+    turns = row.get("turn_ns")
+    quiet = row.get("quiet_turns")
+    return [turns[t] for t in quiet] if turns and quiet else turns
+
+
 def paired_interval(reference, subject):
     """The speed-up of `subject` over `reference` from their times turn by turn: (low, median,
     high) of the turns' ratios, or None with fewer than six turns."""

@@ -1,54 +1,101 @@
 """Generates the tables of how steady the timings are: how far the ratios move when the whole job
-runs twice (before pairing and paired), the rows whose time moves most with the placement of
+runs twice (before pairing and with the lab's timer), what a loaded turn does to each
+implementation, the rows whose time moves most with the placement of
 their loop, and the check of what sets a report's noise floor (placement.json).
 """
-
-import json
 
 from .formatting import format_ns, format_ratio
 from .inputs import HEADER, read_json
 
 
-def agreement_table(report_dir, report):
-    """How far the ratios moved when the whole job ran twice: with the timer before pairing (the
-    report's `unpaired/` folder) and with the paired timer (the report's own agreement)."""
-    machine = report_dir.name
-    before_file = report_dir / "unpaired" / "results.json"
-    before = json.loads(before_file.read_text()).get("agreement") if before_file.is_file() else None
-    after = report.get("agreement")
-    if before is None and after is None:
-        return (f"*`reports/{machine}` has no repeated run: `qbb compare --repeat 2` and "
-                f"`reports/pairing-check.sh {machine}` write them.*\n")
-    text = HEADER.format(source=f"`reports/{machine}/results.json` and "
-                                f"`reports/{machine}/unpaired/results.json`")
-    text += ("| timer | ratios | median | 90th pct. | largest | verdicts flipped | "
-             "to or from a tie |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
-    for name, a in [("before pairing", before), ("paired", after)]:
-        if a is None:
-            continue
-        text += (f"| {name} | {a['ratios']} | {a['median'] * 100:.1f} % | "
-                 f"{a['p90'] * 100:.1f} % | {a['max'] * 100:.1f} % | "
-                 f"{len(a['verdict_changes'])} | {a['tie_changes']} |\n")
-    if before is not None and after is not None:
-        text += (f"\nThe largest difference went from {before['max'] * 100:.1f} % "
-                 f"(`{before['widest'][0]['benchmark']}` on {before['widest'][0]['backend']}: "
-                 f"{format_ratio(before['widest'][0]['first'])}× then "
-                 f"{format_ratio(before['widest'][0]['other'])}×) to {after['max'] * 100:.1f} % "
-                 f"(`{after['widest'][0]['benchmark']}` on {after['widest'][0]['backend']}: "
-                 f"{format_ratio(after['widest'][0]['first'])}× then "
-                 f"{format_ratio(after['widest'][0]['other'])}×).\n")
-    reference = (after or before)["reference"]
-    text += (f"\nMeasured on `{machine}`: each ratio is an implementation's speed-up over "
-             f"{reference} in the same benchmark, in the first run and in the second; the "
-             "columns give how far the two differ, relative: at the median, the 90th percentile "
-             "and the largest. *Before pairing*: a speed-up is the ratio of two medians over the "
-             "run, each loop in one placement; *paired*: the median of the turns' ratios, four "
-             "placements of each loop, turns until every interval is within ±2 %. A verdict is a speed-up "
-             "over the baseline above 1 or below it by its interval (the timer before pairing "
-             "had no intervals: no verdict of it is counted). The paired run is the report's own "
-             "(`qbb compare --repeat 2`); the other is two runs of the timer before pairing "
-             f"compared by `qbb report --agree-with` (`reports/pairing-check.sh {machine}`).\n")
+def agreement_table(reports_root):
+    """How far the ratios moved when the whole job ran twice, on every machine that has a repeated
+    run: with the timer before pairing (the report's `unpaired/` folder) and with the lab's timer
+    (the report's own agreement)."""
+    machines = []
+    for report_file in sorted(reports_root.glob("*/results.json")):
+        before_file = report_file.parent / "unpaired" / "results.json"
+        before = read_json(before_file).get("agreement") if before_file.is_file() else None
+        after = read_json(report_file).get("agreement")
+        if before is not None or after is not None:
+            machines.append((report_file.parent.name, before, after))
+    if not machines:
+        return ("*No report has a repeated run: `qbb compare --repeat 2` and "
+                "`reports/pairing-check.sh MACHINE` write them.*\n")
+    text = HEADER.format(source="`reports/*/results.json` and `reports/*/unpaired/results.json`")
+    text += ("| machine | timer | ratios | median | 90th pct. | largest | verdicts flipped | "
+             "to or from a tie |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+    for machine, before, after in machines:
+        for name, a in [("before pairing", before), ("the lab's", after)]:
+            if a is not None:
+                text += (f"| `{machine}` | {name} | {a['ratios']} | {a['median'] * 100:.1f} % | "
+                         f"{a['p90'] * 100:.1f} % | {a['max'] * 100:.1f} % | "
+                         f"{len(a['verdict_changes'])} | {a['tie_changes']} |\n")
+    widest = lambda a: (f"{a['max'] * 100:.1f} % (`{a['widest'][0]['benchmark']}` on "
+                        f"{a['widest'][0]['backend']}: {format_ratio(a['widest'][0]['first'])}× "
+                        f"then {format_ratio(a['widest'][0]['other'])}×)")
+    text += "\nThe largest difference:\n\n"
+    for machine, before, after in machines:
+        moved = " to ".join(widest(a) for a in (before, after) if a is not None)
+        text += f"- on `{machine}`, {'from ' if before and after else ''}{moved};\n"
+    text = text[:-2] + ".\n"
+    reference = next(a for _, b, c in machines for a in (c, b) if a is not None)["reference"]
+    text += (f"\nEach ratio is an implementation's speed-up over {reference} in the same "
+             "benchmark, in the first run and in the second; the columns give how far the two "
+             "differ, relative: at the median, the 90th percentile and the largest. *Before "
+             "pairing*: a speed-up is the ratio of two medians over the run, each loop in one "
+             "placement; *the lab's*: the median of the ratios of the quietest third of the "
+             "turns, four placements of each loop, turns until every interval is within ±2 %. A "
+             "verdict is a speed-up over the baseline above 1 or below it by its interval (the "
+             "timer before pairing had no intervals: no verdict of it is counted). The lab's "
+             "runs are each report's own (`qbb compare --repeat 2`); the others are two runs of "
+             "the timer before pairing compared by `qbb report --agree-with` "
+             "(`reports/pairing-check.sh MACHINE`).\n")
     return text
+
+
+def load_table(reports_root):
+    """What a loaded turn does to each implementation: for the benchmark of any report whose
+    implementations were slowed most unevenly by the turns outside the quiet third, each
+    implementation's median time in the quiet turns and in the others."""
+    worst = None
+    for report_file in sorted(reports_root.glob("*/results.json")):
+        rows = [r for r in read_json(report_file)["results"] if r.get("quiet_turns")]
+        for bench in sorted({r["benchmark"] for r in rows}):
+            slowdowns = []
+            for r in (r for r in rows if r["benchmark"] == bench):
+                quiet = set(r["quiet_turns"])
+                others = [t for i, t in enumerate(r["turn_ns"]) if i not in quiet]
+                if others:
+                    slowdowns.append((r, median(others) / r["ns_per_op"]))
+            if len(slowdowns) > 1:
+                uneven = max(s for _, s in slowdowns) / min(s for _, s in slowdowns)
+                if worst is None or uneven > worst[0]:
+                    worst = (uneven, report_file.parent.name, bench, slowdowns)
+    if worst is None:
+        return ("*No report names its quiet turns yet: `qbb compare` writes them "
+                "(`quiet_turns` in `results.json`).*\n")
+    uneven, machine, bench, slowdowns = worst
+    text = HEADER.format(source=f"`reports/{machine}/results.json`")
+    text += ("| implementation | quiet turns | the other turns | slower by | instructions per "
+             "cycle |\n| --- | ---: | ---: | ---: | ---: |\n")
+    for r, s in sorted(slowdowns, key=lambda x: x[1]):
+        ipc = f"{r['ipc']:.2f}" if r.get("ipc") else "–"
+        others = r["ns_per_op"] * s
+        text += (f"| {r['backend']} | {format_ns(r['ns_per_op'])} | {format_ns(others)} | "
+                 f"{(s - 1) * 100:.0f} % | {ipc} |\n")
+    text += (f"\nNanoseconds per call of `{bench}` on `{machine}`: the median over the benchmark's "
+             f"quiet turns and over the other turns of the same run; of every benchmark of every "
+             f"report, the one whose implementations the other turns slowed most unevenly (the "
+             f"most slowed by {(uneven - 1) * 100:.0f} % more than the least). Instructions per "
+             f"cycle are from the quiet turns' time and callgrind's count.\n")
+    return text
+
+
+def median(values):
+    values = sorted(values)
+    n = len(values)
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
 
 
 def placement_spread(report, report_dir, shown=8):
@@ -74,9 +121,9 @@ def placement_spread(report, report_dir, shown=8):
     text += (f"\nNanoseconds per call. The {shown} rows of `{machine}`'s report whose time moved "
              f"most with the placement of their loop, of {len(rows)}; {wide} rows moved by more "
              f"than 10 %. Column +k is the copy moved k bytes on from a 64-byte boundary (before "
-             f"the same prologue in every copy), its time the median over the turns; the cell is "
-             f"the table's time: the median over the turns of each turn's median over the "
-             f"placements.\n")
+             f"the same prologue in every copy), its time the median over the quiet turns; the cell "
+             f"is the table's time: the median over the quiet turns of each turn's median over "
+             f"the placements.\n")
     return text
 
 

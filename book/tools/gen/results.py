@@ -13,7 +13,7 @@ from .catalogue import BACKENDS, GROUPS
 from .dispatch import dispatch_cost, dispatch_table, perft_ipc, wall_cost, wall_table
 from .inputs import HEADER, OUT, REPO, read_json, required_json, write
 from .measurements import ipc_of, is_fair, not_measured, timed
-from .noise import agreement_table, placement_check, placement_spread
+from .noise import agreement_table, load_table, placement_check, placement_spread
 from .perft import perft_attacks_table, perft_margins, perft_steps_table, perft_table, threads_table
 from .tables import (MeasuredReport, chapter_benchmarks, clock_line, conversions_table,
                      instructions_line, instructions_overview, machine_line, machine_table,
@@ -163,7 +163,8 @@ def write_engine_pages(measured, out):
     # Perft on one thread and on every core: this machine's, or the newest report that has it.
     write(out / "threads.md", threads_table(own_or_newest(report_dir, "threads.json"), measure))
     # How far the ratios move from one run of the job to the next, before pairing and after.
-    write(out / "agreement.md", agreement_table(report_dir, report))
+    write(out / "agreement.md", agreement_table(report_dir.parent))
+    write(out / "load.md", load_table(report_dir.parent))
     write(out / "placement-spread.md", placement_spread(report, report_dir))
     # What sets the noise floor: this machine's check, or the newest report that has one.
     write(out / "placement.md", placement_check(own_or_newest(report_dir, "placement.json")))

@@ -13,7 +13,7 @@ from .formatting import (and_list, format_fraction, format_ipc, format_noise, fo
 from .inputs import HEADER, REPO, read_json
 from .measurements import (against_one, by_benchmark, counted_another_copy, inherited_from,
                            instructions_of, ipc_of, is_fair, is_paired, paired_interval, per_call,
-                           tied_fastest, timed)
+                           quiet_times, tied_fastest, timed)
 
 
 def verdict(report, source):
@@ -228,7 +228,7 @@ def fastest_among(report, rows, names):
     noise = report.get("noise") or 0.0
 
     def ties(r):
-        turns, best_turns = r.get("turn_ns"), best.get("turn_ns")
+        turns, best_turns = quiet_times(r), quiet_times(best)
         interval = (paired_interval(best_turns, turns)
                     if turns and best_turns and len(turns) == len(best_turns) else None)
         if interval is not None:

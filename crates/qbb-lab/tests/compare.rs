@@ -12,7 +12,7 @@ fn compare_writes_the_table_json_markdown_and_charts() {
     let out = qbb_writing_to(&dir, &args);
     let progress = stderr(&out);
     assert!(
-        progress.contains("[ 1/1] flip (") && progress.contains(" turns): scalar "),
+        progress.contains("[ 1/1] flip (") && progress.contains(" quiet): scalar "),
         "progress: {progress}"
     );
     let table = stdout(&out);
@@ -46,9 +46,18 @@ fn compare_writes_the_table_json_markdown_and_charts() {
         assert!(row["cycles_per_op"].as_f64().unwrap() > 0.0);
         let baseline = row["baseline"].as_str().unwrap();
         assert!(want.contains(&baseline));
-        // Timed in turns, each in every placement of the loop: a speed-up with its interval.
+        // Timed in turns, each in every placement of the loop: a speed-up with its interval,
+        // from the quietest third of the turns.
         let turns = row["turn_ns"].as_array().unwrap().len();
-        assert!(turns >= 6 && turns == row["samples"].as_u64().unwrap() as usize);
+        let quiet: Vec<u64> = row["quiet_turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_u64().unwrap())
+            .collect();
+        assert_eq!(quiet.len(), row["samples"].as_u64().unwrap() as usize);
+        assert!(quiet.len() >= 6 && quiet.len() >= turns / 3 && quiet.len() <= turns / 3 + 6);
+        assert!(quiet.windows(2).all(|w| w[0] < w[1]) && quiet[quiet.len() - 1] < turns as u64);
         assert_eq!(
             row["placement_ns"].as_array().unwrap().len(),
             qbb_benches::PLACEMENTS

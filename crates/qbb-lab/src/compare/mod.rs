@@ -12,7 +12,6 @@ mod chart;
 mod criterion;
 mod results;
 
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -207,26 +206,31 @@ fn measure_once(
 ) -> Result<Results> {
     let started = Instant::now();
     let clock_before = qbb_benches::clock::core_ghz(CLOCK_PASSES);
-    let mut measurements = Vec::new();
-    for (i, &bench) in benches.iter().enumerate() {
-        let progress = format!("[{:>2}/{}] {bench}", i + 1, benches.len());
-        let interactive = std::io::stderr().is_terminal();
-        if interactive {
-            eprint!("{progress} ...");
-            let _ = std::io::stderr().flush();
-        }
-        let measured = qbb_benches::measure::measure(bench, implementations, corpus, plan)?;
-        let turns = measured.first().map_or(0, |m| m.turns.len());
-        let summary: Vec<String> = measured
-            .iter()
-            .map(|m| format!("{} {} ns", m.implementation, three_digits(m.median())))
-            .collect();
-        if interactive {
-            eprint!("\r");
-        }
-        eprintln!("{progress} ({turns} turns): {}", summary.join(", "));
-        measurements.extend(measured);
-    }
+    let mut done = 0;
+    let measured = qbb_benches::measure::measure_interleaved(
+        benches,
+        implementations,
+        corpus,
+        plan,
+        |bench, measured| {
+            done += 1;
+            let turns = measured.first().map_or(0, |m| m.turns.len());
+            let quiet = qbb_benches::measure::quiet_turns(measured);
+            let summary: Vec<String> = measured
+                .iter()
+                .map(|m| {
+                    let ns = three_digits(m.median_in(&quiet));
+                    format!("{} {ns} ns", m.implementation)
+                })
+                .collect();
+            eprintln!(
+                "[{done:>2}/{}] {bench} ({turns} turns, {} quiet): {}",
+                benches.len(),
+                quiet.len(),
+                summary.join(", ")
+            );
+        },
+    )?;
     let clock_after = qbb_benches::clock::core_ghz(CLOCK_PASSES);
     machine.clock_samples_ghz = [clock_before, clock_after]
         .into_iter()
@@ -243,9 +247,16 @@ fn measure_once(
             .clock_ghz
             .map_or("not measured".to_string(), |ghz| format!("{ghz:.2} GHz"))
     );
-    let rows = measurements
+    let rows = measured
         .iter()
-        .map(|m| Row::measured(m, machine.clock_ghz))
+        .flat_map(|measured| {
+            let quiet = qbb_benches::measure::quiet_turns(measured);
+            let clock = machine.clock_ghz;
+            measured
+                .iter()
+                .map(move |m| Row::measured(m, &quiet, clock))
+                .collect::<Vec<_>>()
+        })
         .collect();
     let source = command_line();
     Ok(Results::timings(
@@ -432,21 +443,21 @@ fn is_paired(results: &Results) -> bool {
 
 /// How the cells were measured, in two sentences.
 fn method_text(results: &Results) -> String {
-    let samples = results.results.iter().map(|r| r.samples);
-    let (fewest, most) = (
-        samples.clone().min().unwrap_or(0),
-        samples.max().unwrap_or(0),
-    );
     if !is_paired(results) {
+        let most = results.results.iter().map(|r| r.samples).max().unwrap_or(0);
         return format!("Each cell is the median of {most} samples.");
     }
+    let turns = results.results.iter().map(|r| r.turn_ns.len());
+    let (fewest, most) = (turns.clone().min().unwrap_or(0), turns.max().unwrap_or(0));
     format!(
-        "The benchmarks were timed in turns, {fewest} to {most} per benchmark (until every \
-         speed-up's interval was within ±2 % or the benchmark's time was spent): in each turn \
+        "The benchmarks were timed together in turns, a turn of each in every round, {fewest} to \
+         {most} per benchmark (until every speed-up's interval was within ±2 % or the \
+         benchmark's time was spent): in each turn \
          every implementation ran once in each of the {PLACEMENTS} placements of its loop, in a \
-         shuffled order, and a turn's time is the median over the placements. A cell's time is \
-         the median over the turns, and its speed-up the median of the turns' ratios, with a \
-         95 % interval in `results.json`."
+         shuffled order, and a turn's time is the median over the placements. The figures come \
+         from each benchmark's quietest third of the turns (those in which the implementations \
+         ran closest to their typical times): a cell's time is the median over them, and its \
+         speed-up the median of their ratios, with a 95 % interval in `results.json`."
     )
 }
 
@@ -559,9 +570,9 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
     page.push('\n');
     page.push_str(&results.table().markdown());
     page.push_str(if is_paired(results) {
-        "\nEach turn's time, each placement's and each speed-up's interval are in \
-         `results.json` (`turn_ns`, `placement_ns`, `speedup_interval`); the fastest and \
-         slowest turn are `ns_min` and `ns_max`. The charts draw each speed-up over the \
+        "\nEach turn's time, the quiet turns, each placement's time and each speed-up's \
+         interval are in `results.json` (`turn_ns`, `quiet_turns`, `placement_ns`, \
+         `speedup_interval`); the fastest and slowest quiet turn are `ns_min` and `ns_max`. The charts draw each speed-up over the \
          baseline on a log axis, its interval as a whisker and the run's noise floor as a band \
          around 1×. The machine may be shared: quote ratios between backends of one run rather than absolute times.\n"
     } else {

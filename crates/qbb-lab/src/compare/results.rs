@@ -27,24 +27,30 @@ use crate::report::{
 pub type Results = Report<Row>;
 
 /// What one figure is.
-const UNIT: &str = "ns per call (median over the turns)";
+const UNIT: &str = "ns per call (median over the quiet turns)";
 
 /// One benchmark timed on one implementation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     #[serde(flatten)]
     pub subject: Subject,
-    /// The median over the samples (over the turns, for `qbb compare`), nanoseconds per call.
+    /// The median over the samples (over the quiet turns, for `qbb compare`), nanoseconds per
+    /// call.
     pub ns_per_op: f64,
-    /// The fastest and slowest sample (turn), nanoseconds per call.
+    /// The fastest and slowest sample (quiet turn), nanoseconds per call.
     pub ns_min: f64,
     pub ns_max: f64,
-    /// Samples: turns, for `qbb compare`.
+    /// Samples: the quiet turns, for `qbb compare`.
     pub samples: usize,
     /// Nanoseconds per call in each turn: the median over the placements of the loop.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turn_ns: Vec<f64>,
-    /// Nanoseconds per call of each placement of the loop: the median over the turns.
+    /// The turns the figures come from (indices into `turn_ns`): the benchmark's quietest
+    /// third, the same for each of its rows. Empty in files written before, where every turn
+    /// counts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quiet_turns: Vec<usize>,
+    /// Nanoseconds per call of each placement of the loop: the median over the quiet turns.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub placement_ns: Vec<f64>,
     /// Calls timed in one sample.
@@ -104,6 +110,7 @@ impl Row {
             ns_max: round4(sorted.last().copied().unwrap_or(f64::NAN)),
             samples: sorted.len(),
             turn_ns: Vec::new(),
+            quiet_turns: Vec::new(),
             placement_ns: Vec::new(),
             calls_per_sample,
             cycles_per_op: clock_ghz.map(|ghz| round4(ns_per_op * ghz)),
@@ -119,24 +126,38 @@ impl Row {
         }
     }
 
-    /// The row of a measurement by `qbb compare`: its turns' times and its placements' kept.
-    pub fn measured(m: &Measurement, clock_ghz: Option<f64>) -> Row {
-        let turns: Vec<f64> = m.turn_times().into_iter().map(round4).collect();
+    /// The row of a measurement by `qbb compare` whose figures come from the turns numbered in
+    /// `quiet` (its benchmark's [`qbb_benches::measure::quiet_turns`]); every turn's time and
+    /// each placement's are kept.
+    pub fn measured(m: &Measurement, quiet: &[usize], clock_ghz: Option<f64>) -> Row {
+        let quiet_times: Vec<f64> = m.times_in(quiet).into_iter().map(round4).collect();
         let mut row = Row::new(
             m.bench,
             m.implementation,
-            &turns,
+            &quiet_times,
             m.calls_per_sample,
             clock_ghz,
         );
-        row.turn_ns = turns;
-        row.placement_ns = m.placement_times().into_iter().map(round4).collect();
+        row.turn_ns = m.turn_times().into_iter().map(round4).collect();
+        row.quiet_turns = quiet.to_vec();
+        row.placement_ns = m.placement_times(quiet).into_iter().map(round4).collect();
         row
     }
 
-    /// This row's speed-up over `reference`, paired turn by turn; `None` unless both have turns.
+    /// The times of the turns the figures come from: the quiet turns, or every turn in a file
+    /// that names none.
+    fn estimated_turns(&self) -> Vec<f64> {
+        if self.quiet_turns.is_empty() {
+            return self.turn_ns.clone();
+        }
+        let turn = |&t: &usize| self.turn_ns.get(t).copied();
+        self.quiet_turns.iter().filter_map(turn).collect()
+    }
+
+    /// This row's speed-up over `reference`, paired turn by turn over the quiet turns; `None`
+    /// unless both have turns.
     pub fn paired_over(&self, reference: &Row) -> Option<Estimate> {
-        estimate::paired(&reference.turn_ns, &self.turn_ns)
+        estimate::paired(&reference.estimated_turns(), &self.estimated_turns())
     }
 }
 
@@ -417,11 +438,36 @@ pub(crate) mod tests {
                 .map(|&t| [t; qbb_benches::PLACEMENTS])
                 .collect(),
         };
-        let measured = Row::measured(&m, None);
+        let every_turn: Vec<usize> = (0..per_turn.len()).collect();
+        let measured = Row::measured(&m, &every_turn, None);
         row.ns_per_op = measured.ns_per_op;
         row.turn_ns = measured.turn_ns;
+        row.quiet_turns = measured.quiet_turns;
         row.placement_ns = measured.placement_ns;
         row
+    }
+
+    #[test]
+    fn a_rows_figures_come_from_its_quiet_turns_alone() {
+        // Turns 1 and 4 are loaded: avx2 slows by half there, swar-v3 hardly at all.
+        let narrow = [5.0, 5.2, 5.0, 5.0, 5.2, 5.0, 5.0, 5.0];
+        let wide = [2.0, 3.0, 2.0, 2.0, 3.0, 2.0, 2.0, 2.0];
+        let quiet = [0, 2, 3, 5, 6, 7];
+        let mut rows = vec![
+            turned("flip", "swar-v3", &narrow),
+            turned("flip", "avx2", &wide),
+        ];
+        for row in &mut rows {
+            row.quiet_turns = quiet.to_vec();
+        }
+        let swar = &rows[0];
+        let avx2 = &rows[1];
+        assert_eq!(avx2.paired_over(swar).unwrap().median, 2.5);
+        for row in &mut rows {
+            row.quiet_turns.clear();
+        }
+        let every_turn = rows[1].paired_over(&rows[0]).unwrap();
+        assert_eq!(every_turn.interval.low, 5.2 / 3.0);
     }
 
     #[test]
