@@ -76,6 +76,7 @@ def load_table(reports_root):
         return ("*No report names its quiet turns yet: `qbb compare` writes them "
                 "(`quiet_turns` in `results.json`).*\n")
     uneven, machine, bench, slowdowns = worst
+    most, least = max(s for _, s in slowdowns), min(s for _, s in slowdowns)
     text = HEADER.format(source=f"`reports/{machine}/results.json`")
     text += ("| implementation | quiet turns | the other turns | slower by | instructions per "
              "cycle |\n| --- | ---: | ---: | ---: | ---: |\n")
@@ -87,7 +88,8 @@ def load_table(reports_root):
     text += (f"\nNanoseconds per call of `{bench}` on `{machine}`: the median over the benchmark's "
              f"quiet turns and over the other turns of the same run; of every benchmark of every "
              f"report, the one whose implementations the other turns slowed most unevenly (the "
-             f"most slowed by {(uneven - 1) * 100:.0f} % more than the least). Instructions per "
+             f"largest slowdown, ×{most:.2f}, is {uneven:.2f} times the smallest, ×{least:.2f}). "
+             f"Instructions per "
              f"cycle are from the quiet turns' time and callgrind's count.\n")
     return text
 
