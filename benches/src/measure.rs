@@ -8,11 +8,11 @@
 //! within each turn ([`crate::estimate`]), keep their pairing.
 //!
 //! Pairing cancels a slowdown that hits every implementation alike, not one that hits some harder
-//! than others. A neighbour sharing the physical core (another guest on the sibling hardware
-//! thread) is of that kind: it takes issue slots, so code that runs many instructions per cycle
-//! loses far more than code that waits on a chain of latencies, and the ratio between them moves
-//! with the neighbour's load. The estimates are therefore made from the benchmark's quietest
-//! turns ([`quiet_turns`]): the third of the turns in which the implementations ran closest to
+//! than others. A neighbour sharing the physical core (such as another guest on the sibling
+//! hardware thread) is of that kind: it takes issue slots, so code that runs many instructions
+//! per cycle loses far more than code that issues few, and the ratio between them moves with the
+//! neighbour's load. The estimates are therefore made from the benchmark's quietest turns
+//! ([`quiet_turns`]): the third of the turns in which the implementations ran fastest against
 //! their own typical times. Turns go on until every implementation's speed-up over the baseline,
 //! over those turns, is known to within the plan's precision, or the benchmark's time budget is
 //! spent. `qbb compare` times all its benchmarks together ([`measure_interleaved`]): a turn of

@@ -456,7 +456,7 @@ fn method_text(results: &Results) -> String {
          every implementation ran once in each of the {PLACEMENTS} placements of its loop, in a \
          shuffled order, and a turn's time is the median over the placements. The figures come \
          from each benchmark's quietest third of the turns (those in which the implementations \
-         ran closest to their typical times): a cell's time is the median over them, and its \
+         ran fastest against their typical times): a cell's time is the median over them, and its \
          speed-up the median of their ratios, with a 95 % interval in `results.json`."
     )
 }
