@@ -6,6 +6,7 @@ their loop, and the check of what sets a report's noise floor (placement.json).
 
 from .formatting import format_ns, format_ratio
 from .inputs import HEADER, read_json
+from .model_comparison import median
 
 
 def agreement_table(reports_root):
@@ -67,7 +68,7 @@ def load_table(reports_root):
                 quiet = set(r["quiet_turns"])
                 others = [t for i, t in enumerate(r["turn_ns"]) if i not in quiet]
                 if others:
-                    slowdowns.append((r, median(others) / r["ns_per_op"]))
+                    slowdowns.append((r, median(sorted(others)) / r["ns_per_op"]))
             if len(slowdowns) > 1:
                 uneven = max(s for _, s in slowdowns) / min(s for _, s in slowdowns)
                 if worst is None or uneven > worst[0]:
@@ -92,12 +93,6 @@ def load_table(reports_root):
              f"Instructions per "
              f"cycle are from the quiet turns' time and callgrind's count.\n")
     return text
-
-
-def median(values):
-    values = sorted(values)
-    n = len(values)
-    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
 
 
 def placement_spread(report, report_dir, shown=8):
