@@ -9,7 +9,7 @@ use qbb_engine::uci::{Output, Uci};
 mod thread_count;
 
 #[cfg(target_os = "linux")]
-use thread_count::threads;
+use thread_count::{threads, threads_settled_at};
 
 #[cfg(target_os = "linux")]
 #[test]
@@ -26,8 +26,16 @@ fn one_search_thread_serves_every_go_and_ends_with_the_engine() {
             "go perft 1"
         });
         uci.wait_for_search();
-        assert_eq!(threads(), before + 1, "threads after go {go}");
+        assert_eq!(
+            threads_settled_at(before + 1),
+            before + 1,
+            "threads after go {go}"
+        );
     }
     drop(uci);
-    assert_eq!(threads(), before, "the search thread outlived its engine");
+    assert_eq!(
+        threads_settled_at(before),
+        before,
+        "the search thread outlived its engine"
+    );
 }
