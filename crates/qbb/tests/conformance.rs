@@ -5,24 +5,37 @@ use qbb::conformance::{Config, check_backend};
 use qbb::{Backend, BackendKind, Quad};
 use qbb_corpus::Suite;
 
+/// The suites' positions (about 8,000), or at most `QBB_CONFORMANCE_POSITIONS` of them spread
+/// evenly over all the suites: the emulators, some hundred times slower, run fewer.
 fn positions() -> Vec<Quad> {
-    Suite::ALL
+    let all: Vec<Quad> = Suite::ALL
         .iter()
         .flat_map(|s| s.placements())
         .map(|p| Quad::from_placement(p).expect("suite placements parse"))
-        .collect()
+        .collect();
+    let wanted = count_from_env("QBB_CONFORMANCE_POSITIONS").unwrap_or(all.len());
+    let step = all.len().div_ceil(wanted.max(1)).max(1);
+    all.into_iter().step_by(step).take(wanted).collect()
 }
 
 /// The kit's size: 10^5 random inputs per routine, or `QBB_CONFORMANCE_CASES` of them (CI runs a
 /// smaller kit under valgrind, which is some fifty times slower).
 fn config() -> Config {
-    let cases = std::env::var("QBB_CONFORMANCE_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok());
     Config {
-        random_cases: cases.unwrap_or(100_000),
+        random_cases: count_from_env("QBB_CONFORMANCE_CASES").unwrap_or(100_000),
         ..Config::default()
     }
+}
+
+/// A count set in the environment variable `name`, if it is set; a value that is not a whole
+/// number stops the test rather than being ignored.
+fn count_from_env(name: &str) -> Option<usize> {
+    let value = std::env::var(name).ok()?;
+    Some(
+        value
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} must be a whole number, not {value:?}")),
+    )
 }
 
 /// Runs the kit on `B`. Where the CPU has the backend's features, the backend must construct: a
