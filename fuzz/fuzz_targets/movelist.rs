@@ -36,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
             expected,
             "{kind}: `{text}`"
         );
-        let nodes = qbb::with_backend!(kind, |b| qbb_engine::perft(b, &ours, 2, true))
+        let nodes = qbb_engine::perft_on(kind, qbb_engine::Attacks::Tables, &ours, 2, true)
             .expect("the backend is available");
         assert_eq!(nodes, expected_perft, "{kind} perft(2): `{text}`");
     }

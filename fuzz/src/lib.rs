@@ -3,7 +3,7 @@
 //! fresh parse), and the engine's answers must come back within the limits it was given.
 
 use qbb::BackendKind;
-use qbb_engine::{Attacks, MoveList, Position, perft_with};
+use qbb_engine::{Attacks, MoveList, Position, perft_on};
 
 /// The backends this CPU runs, the scalar reference first.
 pub fn backends() -> impl Iterator<Item = BackendKind> {
@@ -36,13 +36,14 @@ pub fn check_position(pos: &Position) {
     assert_eq!(&again, pos, "`{fen}` reads back to another position");
 
     let reference = legal_moves(BackendKind::Scalar, pos);
-    let reference_perft = perft_with(qbb::Scalar, Attacks::Tables, pos, 2, false);
+    let reference_perft =
+        perft_on(BackendKind::Scalar, Attacks::Tables, pos, 2, false).expect("scalar runs");
     for kind in backends() {
         assert_eq!(legal_moves(kind, pos), reference, "{kind} moves of `{fen}`");
         for attacks in Attacks::ALL {
             for bulk in [false, true] {
-                let nodes = qbb::with_backend!(kind, |b| perft_with(b, attacks, pos, 2, bulk))
-                    .expect("the backend is available");
+                let nodes =
+                    perft_on(kind, attacks, pos, 2, bulk).expect("the backend is available");
                 assert_eq!(
                     nodes, reference_perft,
                     "perft(2) of `{fen}` on {kind}, attacks {attacks}, bulk {bulk}"

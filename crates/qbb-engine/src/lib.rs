@@ -11,10 +11,10 @@
 //!
 //! ```
 //! use qbb::BackendKind;
-//! use qbb_engine::{Position, perft};
+//! use qbb_engine::{Attacks, Position, perft_on};
 //!
 //! let start = Position::startpos();
-//! let nodes = qbb::with_backend!(BackendKind::detect_best(), |b| perft(b, &start, 3, true));
+//! let nodes = perft_on(BackendKind::detect_best(), Attacks::Tables, &start, 3, true);
 //! assert_eq!(nodes.unwrap(), 8902);
 //! ```
 
@@ -30,6 +30,8 @@ pub use board::{
     Side, UnknownAttacks,
 };
 pub use eval::{nnue, score};
-pub use perft::{ThreadError, divide, divide_with_progress, perft, perft_with};
+pub use perft::{
+    PerftError, ThreadError, divide, divide_on, divide_with_progress, perft, perft_on, perft_with,
+};
 pub use search::{time, tt};
 pub use tools::{bench, datagen};

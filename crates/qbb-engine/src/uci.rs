@@ -20,7 +20,7 @@ use crate::score::UciScore;
 use crate::search::{MAX_THREADS, Report, SEARCH_STACK_BYTES, SearchJob, SearchResult, Searcher};
 use crate::time::Limits;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
-use crate::{Attacks, MAX_MOVES, Move, MoveError, MoveList, Position, divide_with_progress, nnue};
+use crate::{Attacks, MAX_MOVES, Move, MoveError, MoveList, Position, divide_on, nnue};
 
 /// Where the engine's lines go: standard output, or a buffer in tests. Called from both threads;
 /// each call writes one whole line.
@@ -634,9 +634,7 @@ fn search(
     let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
     searcher.set_attacks(attacks);
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        qbb::with_backend!(backend, |b| {
-            searcher.think(b, &job, &mut |report| out(&info_line(report)))
-        })
+        searcher.think_on(backend, &job, &mut |report| out(&info_line(report)))
     }));
     match outcome {
         Ok(Ok(result)) => bestmove_line(&result),
@@ -701,11 +699,7 @@ fn perft_lines(
 ) -> String {
     let started = Instant::now();
     // The leaf count under each legal move, in generation order, on one thread.
-    let divided = qbb::with_backend!(backend, |b| {
-        divide_with_progress(b, attacks, pos, depth, true, 1, &|_, _| {})
-    })
-    .map_err(|e| e.to_string())
-    .and_then(|counts| counts.map_err(|e| e.to_string()));
+    let divided = divide_on(backend, attacks, pos, depth, true, 1, &|_, _| {});
     match divided {
         Ok(counts) => {
             let total: u64 = if depth == 0 {

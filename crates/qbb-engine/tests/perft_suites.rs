@@ -5,9 +5,9 @@
 //! `QBB_PERFT_MAX_DEPTH=n` caps every depth at `n` (at least 4 for the start position and
 //! Kiwipete): the short run under an emulator, which is some hundred times slower.
 
-use qbb::{Backend, BackendKind};
+use qbb::BackendKind;
 use qbb_corpus::Suite;
-use qbb_engine::{Attacks, Position, perft, perft_with};
+use qbb_engine::{Attacks, Position, divide_on, perft_on};
 
 /// Which entries of a suite to check, and to what depth.
 #[derive(Clone, Copy)]
@@ -33,7 +33,7 @@ fn max_depth() -> u32 {
 }
 
 /// The mismatches (`fen`, depth, expected, counted) of one check on one backend.
-fn mismatches<B: Backend>(b: B, check: Check) -> Vec<String> {
+fn mismatches(kind: BackendKind, check: Check) -> Vec<String> {
     let mut mismatches = Vec::new();
     for entry in check.suite.entries().iter().step_by(check.step) {
         let pos = match Position::from_fen(entry.fen) {
@@ -45,7 +45,8 @@ fn mismatches<B: Backend>(b: B, check: Check) -> Vec<String> {
         };
         let deepest = check.depth.min(max_depth());
         for &(depth, expected) in entry.counts.iter().filter(|(d, _)| *d <= deepest) {
-            let counted = perft_with(b, check.attacks, &pos, depth, check.bulk);
+            let counted = perft_on(kind, check.attacks, &pos, depth, check.bulk)
+                .expect("available backends run");
             if counted != expected {
                 mismatches.push(format!(
                     "{} depth {depth}: expected {expected}, counted {counted}",
@@ -72,8 +73,7 @@ fn check_on_every_backend(check: Check) {
     for kind in available() {
         for attacks in Attacks::ALL {
             let check = Check { attacks, ..check };
-            let mismatches =
-                qbb::with_backend!(kind, |b| mismatches(b, check)).expect("available backends run");
+            let mismatches = mismatches(kind, check);
             assert!(
                 mismatches.is_empty(),
                 "{kind}, attacks from {attacks}: {} mismatches in {}:\n{}",
@@ -143,22 +143,33 @@ fn standard_suite_without_bulk_counting_to_depth_3() {
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-/// Counts of one position to a depth: single- and multi-threaded, by divide, and with the move
-/// generator's attacks from the backend's routines.
-fn deep<B: Backend>(b: B, fen: &str, depth: u32) -> [u64; 4] {
+/// Counts of one position to a depth on the backend `kind`: whole, by divide on one and on two
+/// threads, and with the move generator's attacks from the backend's routines.
+fn deep(kind: BackendKind, fen: &str, depth: u32) -> [u64; 4] {
     let pos = Position::from_fen(fen).expect("valid FEN");
-    let divided: u64 = qbb_engine::divide(b, &pos, depth, true)
+    let divided = |threads| -> u64 {
+        divide_on(
+            kind,
+            Attacks::Tables,
+            &pos,
+            depth,
+            true,
+            threads,
+            &|_, _| {},
+        )
+        .expect("available backends run on two threads")
         .iter()
         .map(|&(_, n)| n)
-        .sum();
-    let threaded: u64 =
-        qbb_engine::divide_with_progress(b, Attacks::Tables, &pos, depth, true, 2, &|_, _| {})
-            .expect("two threads start")
-            .iter()
-            .map(|&(_, n)| n)
-            .sum();
-    let from_backend = perft_with(b, Attacks::Backend, &pos, depth, true);
-    [perft(b, &pos, depth, true), divided, threaded, from_backend]
+        .sum()
+    };
+    let whole =
+        |attacks| perft_on(kind, attacks, &pos, depth, true).expect("available backends run");
+    [
+        whole(Attacks::Tables),
+        divided(1),
+        divided(2),
+        whole(Attacks::Backend),
+    ]
 }
 
 #[test]
@@ -171,9 +182,9 @@ fn start_position_and_kiwipete_to_depth_5() {
         (4, 197_281, 4_085_603)
     };
     for kind in available() {
-        let start = qbb::with_backend!(kind, |b| deep(b, START, depth)).unwrap();
+        let start = deep(kind, START, depth);
         assert_eq!(start, [start_count; 4], "{kind}: start position");
-        let kiwipete = qbb::with_backend!(kind, |b| deep(b, KIWIPETE, depth)).unwrap();
+        let kiwipete = deep(kind, KIWIPETE, depth);
         assert_eq!(kiwipete, [kiwipete_count; 4], "{kind}: Kiwipete");
     }
 }

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use qbb::{Backend, BackendKind, Color, PieceType, Square};
 use qbb_corpus::Suite;
-use qbb_engine::{Epd, FenError, Move, MoveError, MoveList, Position, Side};
+use qbb_engine::{Attacks, Epd, FenError, Move, MoveError, MoveList, Position, Side};
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -584,8 +584,11 @@ proptest! {
             prop_assert_eq!(Position::from_fen(&p.to_fen()), Ok(p));
             let b = qbb::Scalar;
             prop_assert_eq!(p.hash(), p.hash_from_scratch(b));
-            let n = qbb_engine::perft(b, &p, 2, true);
-            prop_assert_eq!(n, qbb_engine::perft(b, &p, 2, false));
+            let counted = |bulk| {
+                qbb_engine::perft_on(BackendKind::Scalar, Attacks::Tables, &p, 2, bulk)
+                    .expect("scalar runs everywhere")
+            };
+            prop_assert_eq!(counted(true), counted(false));
         }
     }
 

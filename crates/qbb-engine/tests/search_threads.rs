@@ -26,7 +26,8 @@ fn no_helper_thread_outlives_its_search() {
             ..Limits::default()
         };
         let job = SearchJob::new(Position::startpos(), limits);
-        let result = qbb::with_backend!(backend, |b| searcher.think(b, &job, &mut |_| {}))
+        let result = searcher
+            .think_on(backend, &job, &mut |_| {})
             .expect("the best backend is available");
         assert_eq!(
             threads_settled_at(before),

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use qbb::{Backend, BackendKind};
+use qbb::BackendKind;
 use qbb_engine::{Attacks, Epd, Position};
 use serde::Serialize;
 
@@ -127,9 +127,8 @@ impl Progress {
     }
 }
 
-/// Runs `job` and says how long it took. Called inside the backend's feature region, so that
-/// the time is the job's alone, without the dispatch.
-#[inline(always)]
+/// Runs `job` and says how long it took (the dispatch to the backend, once per job or line, is
+/// nanoseconds of it).
 fn timed<T, E>(job: impl FnOnce() -> Result<T, E>) -> Result<(T, Duration), E> {
     let start = Instant::now();
     job().map(|value| (value, start.elapsed()))
@@ -141,9 +140,9 @@ fn run_position(args: &Args, kind: BackendKind) -> anyhow::Result<ExitCode> {
         None => Position::startpos(),
     };
     let progress = Progress::new("root moves");
-    let (per_move, elapsed) = qbb::with_backend!(kind, |b| timed(|| {
-        qbb_engine::divide_with_progress(
-            b,
+    let (per_move, elapsed) = timed(|| {
+        qbb_engine::divide_on(
+            kind,
             args.attacks,
             &pos,
             args.depth,
@@ -151,7 +150,7 @@ fn run_position(args: &Args, kind: BackendKind) -> anyhow::Result<ExitCode> {
             args.threads as usize,
             &|done, total| progress.update(done, total),
         )
-    }))??;
+    })?;
     progress.finish();
     // Depth 0 has no root moves and one node: the position itself.
     let nodes = if args.depth == 0 {
@@ -259,36 +258,37 @@ struct Line {
 /// Per line, per count: `(line, depth, expected, counted)`.
 type Counted = Vec<(usize, u32, u64, u64)>;
 
-/// Counts the perfts of every line on `b`, the lines shared out on `--threads` threads.
-#[inline(always)]
-fn count_lines<B: Backend>(
-    b: B,
+/// Counts the perfts of every line on `kind`, the lines shared out on `--threads` threads.
+fn count_lines(
+    kind: BackendKind,
     lines: &[Line],
     args: &Args,
     progress: &Progress,
-) -> Result<Counted, rayon::ThreadPoolBuildError> {
+) -> anyhow::Result<Counted> {
     use rayon::prelude::*;
     let done = AtomicUsize::new(0);
-    let check = |line: &Line| {
-        let counted: Counted = line
+    let check = |line: &Line| -> Result<Counted, qbb::BackendError> {
+        let counted = line
             .counts
             .iter()
             .map(|&(depth, expected)| {
-                let n = qbb_engine::perft_with(b, args.attacks, &line.pos, depth, !args.no_bulk);
-                (line.number, depth, expected, n)
+                let n = qbb_engine::perft_on(kind, args.attacks, &line.pos, depth, !args.no_bulk)?;
+                Ok((line.number, depth, expected, n))
             })
-            .collect();
+            .collect::<Result<Counted, _>>()?;
         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
         progress.update(finished, lines.len());
-        counted
+        Ok(counted)
     };
-    if args.threads <= 1 {
-        return Ok(lines.iter().flat_map(check).collect());
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads as usize)
-        .build()?;
-    Ok(pool.install(|| lines.par_iter().flat_map_iter(check).collect()))
+    let per_line: Vec<Counted> = if args.threads <= 1 {
+        lines.iter().map(check).collect::<Result<_, _>>()?
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads as usize)
+            .build()?;
+        pool.install(|| lines.par_iter().map(check).collect::<Result<_, _>>())?
+    };
+    Ok(per_line.into_iter().flatten().collect())
 }
 
 fn run_suite(args: &Args, kind: BackendKind, path: &PathBuf) -> anyhow::Result<ExitCode> {
@@ -315,8 +315,7 @@ fn run_suite(args: &Args, kind: BackendKind, path: &PathBuf) -> anyhow::Result<E
         }
     }
     let progress = Progress::new("positions");
-    let (counted, elapsed) =
-        qbb::with_backend!(kind, |b| timed(|| count_lines(b, &lines, args, &progress)))??;
+    let (counted, elapsed) = timed(|| count_lines(kind, &lines, args, &progress))?;
     progress.finish();
     let nodes = counted.iter().map(|&(_, _, _, n)| n).sum();
     let mut mismatches = Vec::new();

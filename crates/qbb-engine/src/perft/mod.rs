@@ -14,13 +14,17 @@
 //!
 //! [`perft_with`] chooses where the move generator takes its attacks, checks and pins from
 //! ([`Attacks`]), once, before the recursion starts.
+//!
+//! A program that picks the backend at run time calls [`perft_on`] or [`divide_on`] with its
+//! `BackendKind`. They are not generic: the recursion for every backend of the target is
+//! compiled once, in this library, instead of again in each program and test that counts.
 
 mod lanes;
 mod siblings;
 
 use std::hint::black_box;
 
-use qbb::Backend;
+use qbb::{Backend, BackendError, BackendKind};
 
 use crate::board::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
 use crate::board::movegen::Generator;
@@ -159,6 +163,42 @@ fn make_each<B: Backend>(b: B, pos: &Position, moves: &MoveList) -> u64 {
 pub fn divide<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
     divide_with_progress(b, Attacks::Tables, pos, depth, bulk, 1, &|_, _| {})
         .expect("one thread needs no pool")
+}
+
+/// [`perft_with`] on the backend `kind` names (an error when this CPU lacks it).
+pub fn perft_on(
+    kind: BackendKind,
+    attacks: Attacks,
+    pos: &Position,
+    depth: u32,
+    bulk: bool,
+) -> Result<u64, BackendError> {
+    qbb::with_backend!(kind, |b| perft_with(b, attacks, pos, depth, bulk))
+}
+
+/// [`divide_with_progress`] on the backend `kind` names.
+pub fn divide_on(
+    kind: BackendKind,
+    attacks: Attacks,
+    pos: &Position,
+    depth: u32,
+    bulk: bool,
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<(Move, u64)>, PerftError> {
+    let divided = qbb::with_backend!(kind, |b| {
+        divide_with_progress(b, attacks, pos, depth, bulk, threads, progress)
+    })??;
+    Ok(divided)
+}
+
+/// Why a perft by backend kind could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum PerftError {
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+    #[error(transparent)]
+    Threads(#[from] ThreadError),
 }
 
 /// Why a multi-threaded perft could not start.

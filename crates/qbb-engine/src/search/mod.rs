@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use qbb::Backend;
+use qbb::{Backend, BackendError, BackendKind};
 
 use crate::board::attack_source::{AttackSource, Attacks, BackendAttacks, TableAttacks};
 use crate::board::{Move, MoveList, Position};
@@ -334,6 +334,18 @@ impl Searcher {
             helper.ordering.clear();
             helper.correction.clear();
         }
+    }
+
+    /// [`Searcher::think`] on the backend `kind` names (an error when this CPU lacks it): the
+    /// entry for programs that pick the backend at run time. Not generic, so the search for
+    /// every backend of the target is compiled once, in this library.
+    pub fn think_on(
+        &mut self,
+        kind: BackendKind,
+        job: &SearchJob,
+        report: &mut dyn FnMut(&Report),
+    ) -> Result<SearchResult, BackendError> {
+        qbb::with_backend!(kind, |b| self.think(b, job, report))
     }
 
     /// Runs `job` to its limits, calling `report` after every completed iteration.
@@ -1621,8 +1633,7 @@ mod tests {
             );
             let mut searcher = Searcher::new(1).unwrap();
             searcher.set_attacks(attacks);
-            let result = qbb::with_backend!(kind, |b| searcher.think(b, &job, &mut |_| {}));
-            let result = result.unwrap();
+            let result = searcher.think_on(kind, &job, &mut |_| {}).unwrap();
             (result.nodes, result.best_move)
         };
         let reference = nodes(BackendKind::Scalar, Attacks::Tables);

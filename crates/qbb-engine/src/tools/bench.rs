@@ -165,7 +165,7 @@ fn search_all(
             ..Limits::default()
         };
         let job = SearchJob::new(position, limits);
-        let result = qbb::with_backend!(backend, |b| searcher.think(b, &job, &mut |_| {}))?;
+        let result = searcher.think_on(backend, &job, &mut |_| {})?;
         let outcome = PositionOutcome {
             index,
             nodes: result.nodes,
