@@ -127,8 +127,8 @@ impl Progress {
     }
 }
 
-/// Runs `job` and says how long it took (the dispatch to the backend, once per job or line, is
-/// nanoseconds of it).
+/// Runs `job` and says how long it took, the dispatch to the backend (a check of the CPU's
+/// features, once per job or per line of a suite) included.
 fn timed<T, E>(job: impl FnOnce() -> Result<T, E>) -> Result<(T, Duration), E> {
     let start = Instant::now();
     job().map(|value| (value, start.elapsed()))
