@@ -31,7 +31,7 @@ pub use board::{
 };
 pub use eval::{nnue, score};
 pub use perft::{
-    PerftError, ThreadError, divide, divide_on, divide_with_progress, perft, perft_on, perft_with,
+    PerftError, ThreadError, divide_on, divide_with_progress, perft, perft_on, perft_with,
 };
 pub use search::{time, tt};
 pub use tools::{bench, datagen};

@@ -159,12 +159,6 @@ fn make_each<B: Backend>(b: B, pos: &Position, moves: &MoveList) -> u64 {
     moves.len() as u64
 }
 
-/// Perft per root move ("divide"), in generation order.
-pub fn divide<B: Backend>(b: B, pos: &Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
-    divide_with_progress(b, Attacks::Tables, pos, depth, bulk, 1, &|_, _| {})
-        .expect("one thread needs no pool")
-}
-
 /// [`perft_with`] on the backend `kind` names (an error when this CPU lacks it).
 pub fn perft_on(
     kind: BackendKind,
