@@ -830,6 +830,8 @@ impl Searcher {
                 continue;
             }
 
+            // The child probes the table first: its bucket loads while the network updates.
+            self.tt.prefetch(child.hash());
             self.evaluator.make_move(backend, ply, pos, &delta);
             let extension = self.extension(ply, mv == tt_move, tt_extension, gives_check);
             let new_depth = depth - 1 + extension;

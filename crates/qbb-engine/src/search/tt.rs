@@ -204,6 +204,33 @@ impl TranspositionTable {
         })
     }
 
+    /// Asks the CPU to bring the bucket of this hash into its cache, where the probe that follows
+    /// soon after will find it: the table is far larger than the caches, so a probe is otherwise
+    /// a wait on memory. Only a hint; nothing else happens.
+    #[inline(always)]
+    pub fn prefetch(&self, hash: u64) {
+        let bucket: *const Bucket = &self.buckets[self.bucket_index(hash)];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch reads nothing into the program and cannot fault at any address;
+        // this one names a bucket of the table. SSE is part of every x86-64 CPU.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(bucket.cast());
+        }
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above, PRFM is a hint that cannot fault; it touches no register but its
+        // address operand, and neither the stack nor the flags.
+        unsafe {
+            std::arch::asm!(
+                "prfm pldl1keep, [{bucket}]",
+                bucket = in(reg) bucket,
+                options(nostack, readonly, preserves_flags),
+            );
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let _ = bucket;
+    }
+
     /// Stores a search result for the position with this hash, found `ply` plies from the root.
     #[inline]
     pub fn store(&self, hash: u64, ply: usize, entry: Entry) {
