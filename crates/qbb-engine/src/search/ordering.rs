@@ -191,11 +191,13 @@ impl MovePicker {
         &mut self.moves
     }
 
-    /// Scores every generated move.
+    /// Scores every generated move (each score within plus or minus `1 << 23`, so that
+    /// [`Self::next_best`] can pack it with a place).
     #[inline(always)]
     pub fn score_with(&mut self, mut score: impl FnMut(Move) -> i32) {
         for (i, &mv) in self.moves.iter().enumerate() {
             self.scores[i] = score(mv);
+            debug_assert!(self.scores[i].abs() < 1 << 23, "{}", self.scores[i]);
         }
     }
 
@@ -210,19 +212,21 @@ impl MovePicker {
         &self.moves.as_slice()[..self.next]
     }
 
-    /// The best move not handed out yet (one step of a selection sort).
+    /// The best move not handed out yet, the first of the best when several tie (one step of a
+    /// selection sort). Each score is packed with its place into one key, the score in the high
+    /// bits and 255 less the place in the low eight (`MAX_MOVES` is 256), so that the greatest
+    /// key is that move: a maximum, which the compiler turns into vector instructions, where a
+    /// scan for the best score and its place would compare and branch move by move.
     #[inline(always)]
     pub fn next_best(&mut self) -> Option<Move> {
         let len = self.moves.len();
-        if self.next >= len {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..len {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        let first = self.next;
+        let key = self.scores[first..len]
+            .iter()
+            .zip(first as i32..)
+            .map(|(&score, place)| (score << 8) | (255 - place))
+            .max()?;
+        let best = (255 - (key & 255)) as usize;
         self.moves.as_mut_slice().swap(self.next, best);
         self.scores.swap(self.next, best);
         self.next += 1;
