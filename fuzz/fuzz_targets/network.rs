@@ -220,8 +220,8 @@ fn evaluate_with(scratch: &mut Scratch, net: &Arc<Network>, position: u8, child:
             root.generate_moves(b, &mut moves);
             let mv = moves.as_slice()[usize::from(child) % moves.len()];
             updated.set_root(b, root);
-            let (next, delta) = root.make_move_with_delta(b, mv);
-            updated.make_move(b, 0, root, &delta);
+            let next = root.make_move(b, mv);
+            updated.make_move(b, 0, root, &next);
             let incremental = updated.evaluate(b, 1, &next);
             fresh.set_root(b, &next);
             let refreshed = fresh.evaluate(b, 0, &next);

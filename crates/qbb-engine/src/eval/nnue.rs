@@ -9,8 +9,8 @@
 use std::io::Read;
 use std::sync::{Arc, OnceLock};
 
+use qbb::Backend;
 use qbb::nnue::NetworkError;
-use qbb::{Backend, Quad};
 
 use crate::board::Position;
 use crate::eval;
@@ -130,14 +130,21 @@ impl Evaluator {
         }
     }
 
-    /// The child at `ply + 1`, reached from `parent` (at `ply`) by the move whose delta quad is
-    /// `delta`: the parent's accumulators updated, then swapped for the flip.
+    /// `child`, at `ply + 1`, reached from `parent` (at `ply`) by a move. The parent's
+    /// accumulators are copied into the child's place with their perspectives traded (the
+    /// child's board is the parent's flipped), then updated there by the move as the child sees
+    /// it: the parent's board flipped becomes the child's. One copy of the accumulators, where
+    /// updating a copy and storing it flipped took two.
     #[inline(always)]
-    pub fn make_move<B: Backend>(&mut self, b: B, ply: usize, parent: &Position, delta: &Quad) {
+    pub fn make_move<B: Backend>(&mut self, b: B, ply: usize, parent: &Position, child: &Position) {
         if self.use_nnue {
-            let mut acc = self.stack[ply];
-            b.nnue_update(&mut acc, parent.quad(), delta, &self.network);
-            self.stack[ply + 1] = acc.flipped();
+            let (line, below) = self.stack.split_at_mut(ply + 1);
+            let acc = &mut below[0];
+            acc.us = line[ply].them;
+            acc.them = line[ply].us;
+            let before = b.flip(parent.quad());
+            let delta = before ^ *child.quad();
+            b.nnue_update(acc, &before, &delta, &self.network);
         }
     }
 

@@ -818,7 +818,7 @@ impl Searcher {
             {
                 continue;
             }
-            let (child, delta) = pos.make_move_with_delta(backend, mv);
+            let child = pos.make_move(backend, mv);
             let gives_check = child.in_check(backend);
             let quiet = !tactical && !in_check && !gives_check;
             if !is_pv
@@ -832,7 +832,7 @@ impl Searcher {
 
             // The child probes the table first: its bucket loads while the network updates.
             self.tt.prefetch(child.hash());
-            self.evaluator.make_move(backend, ply, pos, &delta);
+            self.evaluator.make_move(backend, ply, pos, &child);
             let extension = self.extension(ply, mv == tt_move, tt_extension, gives_check);
             let new_depth = depth - 1 + extension;
             let window = (alpha, beta);
@@ -1311,8 +1311,8 @@ impl Searcher {
                     continue;
                 }
             }
-            let (child, delta) = pos.make_move_with_delta(backend, mv);
-            self.evaluator.make_move(backend, ply, pos, &delta);
+            let child = pos.make_move(backend, mv);
+            self.evaluator.make_move(backend, ply, pos, &child);
             let score = -self.quiescence(backend, attacks, &child, -beta, -alpha, ply + 1);
             if self.aborted {
                 return 0;
