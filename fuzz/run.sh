@@ -16,11 +16,13 @@ targets=("$@")
 if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
-# The uci target is built without comparison tracing, in its own folder: its comparisons are the
-# engine's searching (nodes, scores, squares), which a third of its time went to trace, while the
-# words it must find are compared by memcmp, which libFuzzer hooks either way.
+# For a run of five minutes or more, the uci target is built without comparison tracing, in its
+# own folder: its comparisons are the engine's searching (nodes, scores, squares), which a third of
+# its time went to trace, while the words it must find are compared by memcmp, which libFuzzer
+# hooks either way. A shorter run (CI's) shares the other targets' build: a second build of the
+# engine would take longer than the run.
 build_flags() {
-  if [ "$1" = uci ]; then
+  if [ "$1" = uci ] && [ "$seconds" -ge 300 ]; then
     echo "--no-trace-compares --target-dir target/no-trace-compares"
   fi
 }
