@@ -219,7 +219,9 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// Incremental updates along random games equal a refresh at every ply, on every backend.
+    /// The evaluator's incremental updates along random games (the search's own path: the
+    /// accumulators swapped as they are copied, then updated on the child's board) equal a
+    /// refresh at every ply, on every backend.
     #[test]
     fn updates_along_games_equal_refreshes() {
         let mut rng = qbb::conformance::SplitMix64(0x6E6E_7565);
@@ -228,10 +230,12 @@ mod tests {
         let mut rng = qbb::conformance::SplitMix64(7);
         for kind in BackendKind::ALL.into_iter().filter(|k| k.is_available()) {
             qbb::with_backend!(kind, |b| {
+                let mut evaluator = Evaluator::default();
+                evaluator.set_network(Arc::clone(&network));
                 for _game in 0..20 {
                     let mut pos = Position::startpos();
-                    let mut acc = b.nnue_refresh(pos.quad(), &network);
-                    for _ply in 0..120 {
+                    evaluator.set_root(b, &pos);
+                    for ply in 0..120 {
                         let mut moves = crate::board::MoveList::new();
                         pos.generate_moves(b, &mut moves);
                         let Some(&mv) = moves
@@ -240,15 +244,17 @@ mod tests {
                         else {
                             break;
                         };
-                        let (child, delta) = pos.make_move_with_delta(b, mv);
-                        b.nnue_update(&mut acc, pos.quad(), &delta, &network);
-                        acc = acc.flipped();
+                        let child = pos.make_move(b, mv);
+                        evaluator.make_move(b, ply, &pos, &child);
                         pos = child;
                         let fresh = Scalar.nnue_refresh(pos.quad(), &network);
-                        assert_eq!(acc, fresh, "{kind}: after {} ({mv:?})", pos.to_fen());
+                        let acc = &evaluator.stack[ply + 1];
+                        assert_eq!(acc, &fresh, "{kind}: after {} ({mv:?})", pos.to_fen());
                         assert_eq!(
-                            b.nnue_evaluate(&acc, &network),
-                            Scalar.nnue_evaluate(&fresh, &network),
+                            evaluator.evaluate(b, ply + 1, &pos),
+                            Scalar
+                                .nnue_evaluate(&fresh, &network)
+                                .clamp(-(MATE_BOUND - 1), MATE_BOUND - 1),
                             "{kind}: {}",
                             pos.to_fen()
                         );

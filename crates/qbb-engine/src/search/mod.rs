@@ -830,9 +830,7 @@ impl Searcher {
                 continue;
             }
 
-            // The child probes the table first: its bucket loads while the network updates.
-            self.tt.prefetch(child.hash());
-            self.evaluator.make_move(backend, ply, pos, &child);
+            self.enter_child(backend, ply, pos, &child);
             let extension = self.extension(ply, mv == tt_move, tt_extension, gives_check);
             let new_depth = depth - 1 + extension;
             let window = (alpha, beta);
@@ -875,6 +873,20 @@ impl Searcher {
             self.learn_correction(pos, depth, raw_eval, beta, best_move, best_score);
         }
         best_score
+    }
+
+    /// Readies the search of `child`, a child of the node at `ply`: the child probes the table
+    /// first, so its bucket is fetched while the network's accumulators are updated.
+    #[inline(always)]
+    fn enter_child<B: Backend>(
+        &mut self,
+        backend: B,
+        ply: usize,
+        pos: &Position,
+        child: &Position,
+    ) {
+        self.tt.prefetch(child.hash());
+        self.evaluator.make_move(backend, ply, pos, child);
     }
 
     /// The static evaluation of the node at `ply`, as the network or the hand-written
