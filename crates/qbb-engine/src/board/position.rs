@@ -288,13 +288,6 @@ impl Position {
     /// board is flipped for the opponent.
     #[inline(always)]
     pub fn make_move<B: Backend>(&self, b: B, mv: Move) -> Position {
-        self.make_move_with_delta(b, mv).0
-    }
-
-    /// [`Position::make_move`], with the move's delta quad on this board (before the flip): the
-    /// squares the move changes, which an incremental evaluation updates.
-    #[inline(always)]
-    pub fn make_move_with_delta<B: Backend>(&self, b: B, mv: Move) -> (Position, Quad) {
         self.play::<B, true>(b, mv)
     }
 
@@ -303,7 +296,7 @@ impl Position {
     /// them, and the child is no position to compare or to search.
     #[inline(always)]
     pub(crate) fn make_move_unkeyed<B: Backend>(&self, b: B, mv: Move) -> Position {
-        self.play::<B, false>(b, mv).0
+        self.play::<B, false>(b, mv)
     }
 
     /// What every unkeyed child of this position shares (the key, the clocks and the Chess960
@@ -329,7 +322,7 @@ impl Position {
                 && child.chess960 == self.chess960,
             "not a slot of this position"
         );
-        let made = self.play::<B, false>(b, mv).0;
+        let made = self.play::<B, false>(b, mv);
         child.quad = made.quad;
         child.castle_rooks = made.castle_rooks;
         child.ep_file = made.ep_file;
@@ -357,10 +350,9 @@ impl Position {
         beside & self.them() & self.of_type(PieceType::Pawn) != 0
     }
 
-    /// Plays `mv`, updating the Zobrist key and the move clocks if `KEYED`: the child and the
-    /// move's delta quad on this board.
+    /// Plays `mv`, updating the Zobrist key and the move clocks if `KEYED`.
     #[inline(always)]
-    fn play<B: Backend, const KEYED: bool>(&self, b: B, mv: Move) -> (Position, Quad) {
+    fn play<B: Backend, const KEYED: bool>(&self, b: B, mv: Move) -> Position {
         let (from, to) = (mv.from(), mv.to());
         let piece = mv.piece_bits();
         let captured = mv.captured_bits();
@@ -447,7 +439,7 @@ impl Position {
         } else {
             (self.hash, self.halfmove, self.fullmove)
         };
-        let child = Position {
+        Position {
             quad,
             hash,
             castle_rooks: castle_rooks.swap_bytes(),
@@ -456,8 +448,7 @@ impl Position {
             chess960: self.chess960,
             halfmove,
             fullmove,
-        };
-        (child, delta)
+        }
     }
 
     /// Passes the move to the opponent (for null-move pruning). Not legal when in check.
