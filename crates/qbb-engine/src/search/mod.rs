@@ -53,6 +53,12 @@ const DOUBLE_EXTENSION_MARGIN: Score = 20;
 /// search of forcing lines would not end.
 const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
+/// The shallowest node that tries ProbCut: below it the shallow searches cost what they save.
+const PROBCUT_DEPTH: i32 = 5;
+
+/// How far above beta a capture's shallow search must land for ProbCut to trust it.
+const PROBCUT_MARGIN: Score = 200;
+
 /// What searching a node without its table move says of that move.
 enum Singularity {
     /// The move is much better than every other: it is searched a ply deeper, or two when the
@@ -190,6 +196,8 @@ pub struct Searcher {
     singular_excluded: [Move; MAX_PLY + 1],
     /// How many two-ply singular extensions the line to the node at each ply holds.
     double_extensions: [u8; MAX_PLY + 1],
+    /// The move the current line plays at each ply (`Move::NULL` for a pass).
+    played: [Move; MAX_PLY + 1],
     /// The hashes of the game and of the path from the root to the current node.
     path: Vec<u64>,
     /// The root moves this search may play (empty: all of them).
@@ -258,6 +266,7 @@ impl Searcher {
             static_evals: [-INFINITY; MAX_PLY + 1],
             singular_excluded: [Move::NULL; MAX_PLY + 1],
             double_extensions: [0; MAX_PLY + 1],
+            played: [Move::NULL; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
             root_moves: Vec::new(),
             multi_pv: 1,
@@ -635,7 +644,7 @@ impl Searcher {
             (-INFINITY, INFINITY)
         };
         loop {
-            let score = self.search(backend, attacks, root, alpha, beta, depth, 0, true);
+            let score = self.search(backend, attacks, root, alpha, beta, depth, 0, false);
             if self.aborted {
                 return score;
             }
@@ -700,7 +709,9 @@ impl Searcher {
         repeated || insufficient_material(backend, pos)
     }
 
-    /// The entry of the recursion: runs the node inside the backend's features.
+    /// The entry of the recursion: runs the node inside the backend's features. `cut_node`: a
+    /// node of the null window expected to fail high (the reduced search of a late move, and
+    /// every other ply below it while the expectations hold).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn search<B: Backend, A: AttackSource>(
@@ -712,13 +723,13 @@ impl Searcher {
         beta: Score,
         depth: i32,
         ply: usize,
-        allow_null: bool,
+        cut_node: bool,
     ) -> Score {
         // The closure must inline into the feature region, or the recursive body stays out of
         // line, compiled without the backend's features (and every routine becomes a call).
         backend.with_features(
             #[inline(always)]
-            |b| self.search_node(b, attacks, pos, alpha, beta, depth, ply, allow_null),
+            |b| self.search_node(b, attacks, pos, alpha, beta, depth, ply, cut_node),
         )
     }
 
@@ -734,7 +745,7 @@ impl Searcher {
         mut beta: Score,
         depth: i32,
         ply: usize,
-        allow_null: bool,
+        cut_node: bool,
     ) -> Score {
         self.pv_len[ply] = 0;
         if depth <= 0 || ply >= MAX_PLY {
@@ -774,13 +785,14 @@ impl Searcher {
 
         if !is_pv
             && let Some(score) =
-                self.fail_high_unsearched(backend, attacks, pos, beta, depth, ply, allow_null)
+                self.fail_high_unsearched(backend, attacks, pos, beta, depth, ply, cut_node)
         {
             return score;
         }
 
+        let node = (beta, depth, ply);
         let tt_extension =
-            match self.singularity(backend, attacks, pos, tt_entry, beta, depth, ply, is_pv) {
+            match self.singularity(backend, attacks, pos, tt_entry, node, is_pv, cut_node) {
                 Singularity::Singular { twice } => 1 + i32::from(twice),
                 Singularity::Cut(score) => return score,
                 Singularity::Shared => -1,
@@ -830,20 +842,19 @@ impl Searcher {
                 continue;
             }
 
-            self.enter_child(backend, ply, pos, &child);
+            self.enter_child(backend, ply, pos, mv, &child);
             let extension = self.extension(ply, mv == tt_move, tt_extension, gives_check);
             let new_depth = depth - 1 + extension;
             let window = (alpha, beta);
             let score = if index == 0 {
-                self.child_score(backend, attacks, &child, window, new_depth, ply)
+                let child_cut = !is_pv && !cut_node;
+                self.child_score(backend, attacks, &child, window, new_depth, ply, child_cut)
             } else {
                 // Late quiet moves are searched shallower first; any surprise is re-searched.
-                let reduction = if quiet {
-                    self.reduction(depth, index, new_depth, is_pv, improving)
-                } else {
-                    0
-                };
-                self.later_move_score(backend, attacks, &child, window, new_depth, reduction, ply)
+                let counts = (depth, index, new_depth);
+                let reduction = self.reduction(quiet, counts, is_pv, improving, cut_node);
+                let plies = (new_depth, reduction, ply);
+                self.later_move_score(backend, attacks, &child, window, plies, cut_node)
             };
             if self.aborted {
                 self.path.pop();
@@ -875,17 +886,19 @@ impl Searcher {
         best_score
     }
 
-    /// Readies the search of `child`, a child of the node at `ply`: the child probes the table
-    /// first, so its bucket is fetched while the network's accumulators are updated.
+    /// Readies the search of `child`, which `mv` makes of the node at `ply`: the child probes
+    /// the table first, so its bucket is fetched while the network's accumulators are updated.
     #[inline(always)]
     fn enter_child<B: Backend>(
         &mut self,
         backend: B,
         ply: usize,
         pos: &Position,
+        mv: Move,
         child: &Position,
     ) {
         self.tt.prefetch(child.hash());
+        self.played[ply] = mv;
         self.evaluator.make_move(backend, ply, pos, child);
     }
 
@@ -931,8 +944,8 @@ impl Searcher {
     }
 
     /// The score a node outside the principal variation returns before trying a move when its
-    /// static evaluation says it fails high anyway (none when it may not: in check, with a mate
-    /// at beta, or while a singular extension is tested).
+    /// static evaluation or a shallow search says it fails high anyway (none when it may not: in
+    /// check, with a mate at beta, or while a singular extension is tested).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn fail_high_unsearched<B: Backend, A: AttackSource>(
@@ -943,7 +956,7 @@ impl Searcher {
         beta: Score,
         depth: i32,
         ply: usize,
-        allow_null: bool,
+        cut_node: bool,
     ) -> Option<Score> {
         let static_eval = self.static_evals[ply];
         let in_check = static_eval == -INFINITY;
@@ -955,9 +968,11 @@ impl Searcher {
             return Some(static_eval);
         }
         // Null move: if passing still fails high, a real move would too (not in pawn endings,
-        // where passing can be the only bad option: zugzwang).
-        if allow_null && depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
-            let score = self.null_move_score(backend, attacks, pos, beta, depth, ply, static_eval);
+        // where passing can be the only bad option: zugzwang; nor right after a pass, where
+        // two passes would search the node itself, shallower).
+        let after_pass = ply > 0 && self.played[ply - 1] == Move::NULL;
+        if !after_pass && depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
+            let score = self.null_move_score(backend, attacks, pos, (beta, depth, ply), cut_node);
             if self.aborted {
                 return Some(0);
             }
@@ -965,7 +980,68 @@ impl Searcher {
                 return Some(if is_mate(score) { beta } else { score });
             }
         }
+        if depth >= PROBCUT_DEPTH {
+            let score = self.probcut(backend, attacks, pos, (beta, depth, ply), cut_node);
+            if self.aborted {
+                return Some(0);
+            }
+            return score;
+        }
         None
+    }
+
+    /// ProbCut: a capture whose search a few plies shallower beats beta by `PROBCUT_MARGIN`
+    /// would, searched to the full depth, almost surely beat beta too; the node fails high with
+    /// that score, stored as a bound of the shallower depth. Only captures whose exchange alone
+    /// lifts the static evaluation that far are tried, each first by the quiescence search.
+    #[inline(always)]
+    fn probcut<B: Backend, A: AttackSource>(
+        &mut self,
+        backend: B,
+        attacks: A,
+        pos: &Position,
+        (beta, depth, ply): (Score, i32, usize),
+        cut_node: bool,
+    ) -> Option<Score> {
+        let probcut_beta = beta + PROBCUT_MARGIN;
+        let needed = probcut_beta - self.static_evals[ply];
+        let picker = &mut self.pickers[ply];
+        pos.generate_captures_by(backend, attacks, picker.list());
+        let ordering = &self.ordering;
+        picker.score_with(|mv| ordering.score(pos, mv, Move::NULL, MAX_PLY));
+        self.path.push(pos.hash());
+        let mut found = None;
+        while let Some(mv) = self.pickers[ply].next_best() {
+            if see::exchange(backend, pos, mv) < needed {
+                continue;
+            }
+            let child = pos.make_move(backend, mv);
+            self.enter_child(backend, ply, pos, mv, &child);
+            self.double_extensions[ply + 1] = self.double_extensions[ply];
+            let window = (probcut_beta - 1, probcut_beta);
+            let mut score = -self.quiescence(
+                backend,
+                attacks,
+                &child,
+                -probcut_beta,
+                1 - probcut_beta,
+                ply + 1,
+            );
+            if score >= probcut_beta {
+                score =
+                    self.child_score(backend, attacks, &child, window, depth - 4, ply, !cut_node);
+            }
+            if self.aborted {
+                break;
+            }
+            if score >= probcut_beta {
+                self.remember(pos.hash(), ply, depth - 3, probcut_beta, mv, score);
+                found = Some(score);
+                break;
+            }
+        }
+        self.path.pop();
+        found
     }
 
     /// Whether the table's move of the node at `ply` is singular: the node searched without it,
@@ -983,10 +1059,9 @@ impl Searcher {
         attacks: A,
         pos: &Position,
         entry: Option<Entry>,
-        beta: Score,
-        depth: i32,
-        ply: usize,
+        (beta, depth, ply): (Score, i32, usize),
         is_pv: bool,
+        cut_node: bool,
     ) -> Singularity {
         let Some(entry) = entry else {
             return Singularity::Neither;
@@ -1011,7 +1086,7 @@ impl Searcher {
             singular_beta,
             (depth - 1) / 2,
             ply,
-            false,
+            cut_node,
         );
         self.singular_excluded[ply] = Move::NULL;
         // The test's line is no line of this node's.
@@ -1098,23 +1173,25 @@ impl Searcher {
         true
     }
 
-    /// How many plies shallower a late quiet move is searched first (the `index`th move of a
-    /// node `depth` deep, whose children are searched `new_depth` deep): less in the principal
-    /// variation, more when the side to move is not improving.
+    /// How many plies shallower a late move is searched first (the `index`th move of a node
+    /// `depth` deep, whose children are searched `new_depth` deep): none unless it is quiet;
+    /// less in the principal variation, more when the side to move is not improving, and more
+    /// at a node expected to fail high, where a late move matters only if the earlier ones
+    /// failed.
     #[inline(always)]
     fn reduction(
         &self,
-        depth: i32,
-        index: usize,
-        new_depth: i32,
+        quiet: bool,
+        (depth, index, new_depth): (i32, usize, i32),
         is_pv: bool,
         improving: bool,
+        cut_node: bool,
     ) -> i32 {
-        if depth < 3 || index < 3 {
+        if !quiet || depth < 3 || index < 3 {
             return 0;
         }
         let r = i32::from(self.lmr[depth.min(63) as usize][index.min(63)]);
-        (r - i32::from(is_pv) + i32::from(!improving))
+        (r - i32::from(is_pv) + i32::from(!improving) + i32::from(cut_node))
             .min(new_depth - 1)
             .max(0)
     }
@@ -1152,23 +1229,21 @@ impl Searcher {
     /// `beta` and a reduced depth, for the node's side: a ply shallower for every two pawns the
     /// static evaluation stands above beta, up to three.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn null_move_score<B: Backend, A: AttackSource>(
         &mut self,
         backend: B,
         attacks: A,
         pos: &Position,
-        beta: Score,
-        depth: i32,
-        ply: usize,
-        static_eval: Score,
+        (beta, depth, ply): (Score, i32, usize),
+        cut_node: bool,
     ) -> Score {
+        let static_eval = self.static_evals[ply];
         let reduction = 3 + depth / 6 + ((static_eval - beta) / 200).min(3);
         let child = pos.make_null_move();
         self.evaluator.make_null_move(ply);
+        self.played[ply] = Move::NULL;
         self.double_extensions[ply + 1] = self.double_extensions[ply];
         self.path.push(pos.hash());
-        // No second null move in a row: two passes would search the node itself, shallower.
         let child_depth = depth - 1 - reduction;
         let score = -self.search(
             backend,
@@ -1178,43 +1253,52 @@ impl Searcher {
             -beta + 1,
             child_depth,
             ply + 1,
-            false,
+            !cut_node,
         );
         self.path.pop();
         score
     }
 
-    /// The score of a move after the first: searched with a null window at alpha, `reduction`
-    /// plies shallower first; a reduced search that beats alpha is searched again at full depth,
+    /// The score of a move after the first, from a node at `ply` (a cut node or not): searched
+    /// with a null window at alpha, `reduction` plies shallower than `depth` first, where it is
+    /// expected to fail high; a reduced search that beats alpha is searched again at full depth,
     /// and one that lands inside the window with the whole window.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn later_move_score<B: Backend, A: AttackSource>(
         &mut self,
         backend: B,
         attacks: A,
         child: &Position,
         (alpha, beta): (Score, Score),
-        depth: i32,
-        reduction: i32,
-        ply: usize,
+        (depth, reduction, ply): (i32, i32, usize),
+        cut_node: bool,
     ) -> Score {
         let null_window = (alpha, alpha + 1);
-        let mut score =
-            self.child_score(backend, attacks, child, null_window, depth - reduction, ply);
+        // A reduced search expects the fail high; an unreduced one alternates as the first move.
+        let (reduced, reduced_cut) = (depth - reduction, reduction > 0 || !cut_node);
+        let mut score = self.child_score(
+            backend,
+            attacks,
+            child,
+            null_window,
+            reduced,
+            ply,
+            reduced_cut,
+        );
         if score > alpha && reduction > 0 {
-            score = self.child_score(backend, attacks, child, null_window, depth, ply);
+            score = self.child_score(backend, attacks, child, null_window, depth, ply, !cut_node);
         }
         if score > alpha && score < beta {
-            score = self.child_score(backend, attacks, child, (alpha, beta), depth, ply);
+            score = self.child_score(backend, attacks, child, (alpha, beta), depth, ply, false);
         }
         score
     }
 
     /// The score of `child`, a child of the node at `ply`, for that node's side: the child
-    /// searched `depth` deep with the window (`alpha`, `beta`) seen from the node, its score
-    /// negated back.
+    /// searched `depth` deep with the window (`alpha`, `beta`) seen from the node (expected to
+    /// fail high, or not: `cut_node`), its score negated back.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn child_score<B: Backend, A: AttackSource>(
         &mut self,
         backend: B,
@@ -1223,8 +1307,18 @@ impl Searcher {
         (alpha, beta): (Score, Score),
         depth: i32,
         ply: usize,
+        cut_node: bool,
     ) -> Score {
-        -self.search(backend, attacks, child, -beta, -alpha, depth, ply + 1, true)
+        -self.search(
+            backend,
+            attacks,
+            child,
+            -beta,
+            -alpha,
+            depth,
+            ply + 1,
+            cut_node,
+        )
     }
 
     /// Makes `mv` followed by the child's principal variation this node's.
