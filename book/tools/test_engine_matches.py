@@ -1,5 +1,5 @@
 """The engine chapter's match tables (gen/engine_matches.py): a rung against Stockfish is told by
-its UCI_Elo option, the verdict on the ladder's goal holds only for a rung on its terms (UCI_Elo
+its UCI_Elo option, the verdict on the ladder's goal is the latest rung on its terms (UCI_Elo
 2600, 40 games or more, 10+0.1), and the self-play table leaves out the ladder and the NNUE
 chapter's matches.
 
@@ -60,10 +60,19 @@ class EngineMatches(unittest.TestCase):
         few = self.reports({"sf2600": summary(QBB, stockfish(2600), games=20, score=0.6)})
         self.assertIn("No rung against UCI_Elo 2600", ladder("", few))
         below = self.reports({"sf2600": summary(QBB, stockfish(2600), score=0.45)})
-        self.assertIn("score is 0.45 over 40 games: below half", ladder("", below))
-        met = self.reports({"a": summary(QBB, stockfish(2600), score=0.45),
-                            "b": summary(QBB, stockfish(2600), score=0.55)})
-        self.assertIn("score is 0.55 over 40 games: at least half", ladder("", met))
+        self.assertIn("scored 0.45 over 40 games: below half", ladder("", below))
+
+        def played_at(started, score):
+            m = summary(QBB, stockfish(2600), score=score)
+            m.update(started=started)
+            return m
+        met = self.reports({"a": played_at("2026-01-01T01", 0.45),
+                            "b": played_at("2026-01-01T02", 0.55)})
+        self.assertIn("scored 0.55 over 40 games: at least half", ladder("", met))
+        self.assertIn("1 rung of earlier versions", ladder("", met))
+        lost = self.reports({"a": played_at("2026-01-01T01", 0.55),
+                             "b": played_at("2026-01-01T02", 0.45)})
+        self.assertIn("scored 0.45 over 40 games: below half", ladder("", lost))
 
     def test_rungs_are_ordered_by_strength(self):
         root = self.reports({"x": summary(QBB, stockfish(2800)), "y": summary(QBB, stockfish(2400))})

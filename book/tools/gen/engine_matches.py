@@ -40,8 +40,9 @@ def binary_of(m):
 
 def ladder(header, reports_root):
     """The rungs played against Stockfish limited by UCI_Elo, by machine, then by the engine's
-    binary (its ladders in the order they were first played), then by strength; and whether a
-    rung on the issue's terms (40 games or more at 10+0.1 against UCI_Elo 2600) scored half."""
+    binary (its ladders in the order they were first played), then by strength; and whether the
+    latest rung on the issue's terms (40 games or more at 10+0.1 against UCI_Elo 2600) scored
+    half."""
     rungs = []
     for path, m in played(reports_root):
         elo = stockfish_elo(m["engines"][1])
@@ -75,11 +76,18 @@ def ladder(header, reports_root):
         verdict = (f"No rung against UCI_Elo {goal['uci_elo']} of {goal['games']} games or more "
                    f"at 10+0.1 is committed yet.")
     else:
-        best = max(on_terms, key=lambda m: m.get("score", 0))
-        half = best.get("score", 0) >= goal["score"]
-        verdict = (f"Against UCI_Elo {goal['uci_elo']} at 10+0.1 the engine's best committed "
-                   f"score is {best.get('score')} over {best.get('games')} games: "
-                   f"{'at least' if half else 'below'} half the points.")
+        # The engine as it is now, not the luckiest of its versions: the last rung played.
+        latest = max(on_terms, key=lambda m: m.get("started", ""))
+        half = latest.get("score", 0) >= goal["score"]
+        low = (latest.get("elo") or {}).get("low")
+        interval = ("" if low is None else
+                    f", its interval {'above' if low > 0 else 'still holding'} zero")
+        earlier = len(on_terms) - 1
+        verdict = (f"Against UCI_Elo {goal['uci_elo']} at 10+0.1 the engine's latest rung on "
+                   f"those terms (binary {binary_of(latest)}) scored {latest.get('score')} over "
+                   f"{latest.get('games')} games: {'at least' if half else 'below'} half the "
+                   f"points{interval}; {earlier} rung{'' if earlier == 1 else 's'} of earlier "
+                   f"versions came before it.")
     return text + (
         f"\n{verdict} Each rung is played by `reports/match.sh` with Stockfish 15.1 (Debian's "
         "`stockfish`) limited by `UCI_LimitStrength`, one thread each, openings from "

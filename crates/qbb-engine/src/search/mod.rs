@@ -7,11 +7,12 @@
 //! and evaluation included, runs inside code compiled with the backend's features, where the
 //! backend's routines inline.
 //!
-//! Besides the textbook alpha-beta: check and singular extensions, null-move pruning, reverse
-//! futility, futility, late move and static exchange pruning near the leaves, late move
-//! reductions, internal iterative reduction, mate distance pruning, aspiration windows,
-//! correction history (the static evaluation moved by its errors seen in positions of the same
-//! pawns), and draws by repetition, the fifty-move rule and insufficient material.
+//! Besides the textbook alpha-beta: check and singular extensions, null-move pruning, ProbCut,
+//! reverse futility, futility, late move and static exchange pruning near the leaves, late move
+//! reductions (deeper at cut nodes), internal iterative reduction, mate distance pruning,
+//! aspiration windows, correction history (the static evaluation moved by its errors seen in
+//! positions of the same pawns), and draws by repetition, the fifty-move rule and insufficient
+//! material.
 //!
 //! With the Threads option above one the search is Lazy SMP: helper threads search the same root
 //! at the same time, each with its own move ordering and its own line, and share only the
