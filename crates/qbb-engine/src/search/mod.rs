@@ -54,8 +54,11 @@ const DOUBLE_EXTENSION_MARGIN: Score = 20;
 /// search of forcing lines would not end.
 const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
-/// The shallowest node that tries ProbCut: below it the shallow searches cost what they save.
+/// The shallowest node that tries ProbCut.
 const PROBCUT_DEPTH: i32 = 5;
+
+/// How many plies shallower than its node ProbCut searches a capture's child.
+const PROBCUT_REDUCTION: i32 = 4;
 
 /// How far above beta a capture's shallow search must land for ProbCut to trust it.
 const PROBCUT_MARGIN: Score = 200;
@@ -1020,23 +1023,19 @@ impl Searcher {
             self.enter_child(backend, ply, pos, mv, &child);
             self.double_extensions[ply + 1] = self.double_extensions[ply];
             let window = (probcut_beta - 1, probcut_beta);
-            let mut score = -self.quiescence(
-                backend,
-                attacks,
-                &child,
-                -probcut_beta,
-                1 - probcut_beta,
-                ply + 1,
-            );
+            let (low, high) = (-probcut_beta, 1 - probcut_beta);
+            let mut score = -self.quiescence(backend, attacks, &child, low, high, ply + 1);
             if score >= probcut_beta {
-                score =
-                    self.child_score(backend, attacks, &child, window, depth - 4, ply, !cut_node);
+                let shallow = depth - PROBCUT_REDUCTION;
+                score = self.child_score(backend, attacks, &child, window, shallow, ply, !cut_node);
             }
             if self.aborted {
                 break;
             }
             if score >= probcut_beta {
-                self.remember(pos.hash(), ply, depth - 3, probcut_beta, mv, score);
+                // The node's result: its child's search and the capture, a ply more.
+                let searched = depth - PROBCUT_REDUCTION + 1;
+                self.remember(pos.hash(), ply, searched, probcut_beta, mv, score);
                 found = Some(score);
                 break;
             }
