@@ -1354,8 +1354,7 @@ impl Searcher {
     }
 
     /// Captures and queen promotions only, until the position is quiet; every move when in
-    /// check (so mates are seen). Its results go in the table at depth 0, where any stored
-    /// result is deep enough to settle a null window and a stored capture is tried first.
+    /// check (so mates are seen).
     #[inline(always)]
     fn quiescence_node<B: Backend, A: AttackSource>(
         &mut self,
@@ -1382,15 +1381,6 @@ impl Searcher {
                 self.evaluator.evaluate(backend, ply, pos)
             };
         }
-        let hash = pos.hash();
-        let tt_entry = self.tt.probe(hash, ply);
-        if let Some(entry) = tt_entry
-            && beta - alpha == 1
-            && settles(&entry, 0, alpha, beta)
-        {
-            return entry.score;
-        }
-        let tt_move = tt_entry.map_or(Move::NULL, |e| e.best_move);
 
         let picker = &mut self.pickers[ply];
         let stand_pat;
@@ -1414,8 +1404,7 @@ impl Searcher {
         }
 
         let ordering = &self.ordering;
-        picker.score_with(|mv| ordering.score(pos, mv, tt_move, MAX_PLY));
-        let mut best_move = Move::NULL;
+        picker.score_with(|mv| ordering.score(pos, mv, Move::NULL, MAX_PLY));
         while let Some(mv) = self.pickers[ply].next_best() {
             if !in_check && mv.promotion().is_none() {
                 // Delta pruning: even winning this piece for free would not reach alpha.
@@ -1429,7 +1418,6 @@ impl Searcher {
                 }
             }
             let child = pos.make_move(backend, mv);
-            self.tt.prefetch(child.hash());
             self.evaluator.make_move(backend, ply, pos, &child);
             let score = -self.quiescence(backend, attacks, &child, -beta, -alpha, ply + 1);
             if self.aborted {
@@ -1439,7 +1427,6 @@ impl Searcher {
                 best_score = score;
                 if score > alpha {
                     alpha = score;
-                    best_move = mv;
                     self.update_pv(ply, mv);
                     if score >= beta {
                         break;
@@ -1447,7 +1434,6 @@ impl Searcher {
                 }
             }
         }
-        self.remember(hash, ply, 0, beta, best_move, best_score);
         best_score
     }
 }
