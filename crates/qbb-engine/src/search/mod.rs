@@ -1023,8 +1023,8 @@ impl Searcher {
             self.enter_child(backend, ply, pos, mv, &child);
             self.double_extensions[ply + 1] = self.double_extensions[ply];
             let window = (probcut_beta - 1, probcut_beta);
-            let (low, high) = (-probcut_beta, 1 - probcut_beta);
-            let mut score = -self.quiescence(backend, attacks, &child, low, high, ply + 1);
+            // Depth 0: the quiescence search.
+            let mut score = self.child_score(backend, attacks, &child, window, 0, ply, !cut_node);
             if score >= probcut_beta {
                 let shallow = depth - PROBCUT_REDUCTION;
                 score = self.child_score(backend, attacks, &child, window, shallow, ply, !cut_node);
