@@ -7,8 +7,8 @@
 //!
 //! What is added sits in a register. Some cores fold the addition of a constant into register
 //! renaming, several to a cycle: the Xeon of `reports/intel-xeon-f6m167` runs a chain of
-//! `add reg, 1` about six times as fast as one of `add reg, reg`, which runs at the pace of a
-//! chain of three-cycle multiplications times three (the test below checks that on x86-64).
+//! `add reg, 1` several times as fast as one of `add reg, reg`, which keeps the pace of a chain of
+//! three-cycle multiplications (the test below checks that on x86-64).
 
 use std::time::Instant;
 
