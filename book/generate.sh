@@ -32,11 +32,14 @@
 #
 # Usage: book/generate.sh [MACHINE]
 #   MACHINE is a folder of reports/: the machine the book shows (its tables, verdicts, charts and
-#   model chapter). reports/ holds three: amd-epyc-f23m1 (Zen 1), amd-epyc-f25m1 (Zen 3) and
-#   amd-epyc-f26m2 (Zen 5, the only one with AVX-512). The default is the report that times the
-#   most backends (on a CPU with AVX-512 that includes avx512), among those that have everything the
-#   book reads (results.json, dispatch.json, perft.json) and baselines; ties go to the most recently
-#   measured, by the date each report records. `generate.py default-machine reports` prints it.
+#   model chapter). reports/ holds four: amd-epyc-f23m1 (Zen 1), amd-epyc-f25m1 (Zen 3),
+#   amd-epyc-f26m2 (Zen 5) and intel-xeon-f6m167 (an Intel Xeon), the last two with AVX-512. The
+#   default is the machine the book shows now, while its report has everything the book reads
+#   (results.json, dispatch.json, perft.json): the prose's claims are about it, so another machine
+#   becomes the book's only by name. Before the first generation, or when that report is gone, it
+#   is the report that times the most backends (on a CPU with AVX-512 that includes avx512), among
+#   the complete ones with baselines; ties go to the most recently measured, by the date each
+#   report records. `generate.py default-machine reports` prints it.
 # Needs: cargo-show-asm (`cargo install cargo-show-asm`), llvm-mca (Debian: `apt-get install llvm`;
 # the model's checks run the llvm-mca that made model.json, e.g. llvm-mca-19 from `llvm-19`),
 # python3, and for the portable backend's listings a nightly toolchain (`rustup toolchain install

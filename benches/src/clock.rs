@@ -29,27 +29,36 @@ pub fn core_ghz(passes: usize) -> Option<f64> {
         .max_by(f64::total_cmp)
 }
 
+/// `CHAIN` copies of one x86-64 instruction of `{value}` and `{operand}`, repeated `iterations`
+/// times, `value` starting at `start`: the final value.
+#[cfg(target_arch = "x86_64")]
+macro_rules! x86_chain {
+    ($instruction:literal, $start:expr, $operand:expr, $iterations:expr) => {{
+        let mut value: u64 = $start;
+        // SAFETY: the block reads and writes only the three registers it is given and the flags,
+        // touches no memory and leaves the stack alone.
+        unsafe {
+            std::arch::asm!(
+                "2:",
+                ".rept 100",
+                $instruction,
+                ".endr",
+                "dec {count}",
+                "jnz 2b",
+                value = inout(reg) value,
+                operand = in(reg) $operand,
+                count = inout(reg) $iterations => _,
+                options(nomem, nostack),
+            );
+        }
+        value
+    }};
+}
+
 /// `iterations * CHAIN` additions, each waiting for the previous one.
 #[cfg(target_arch = "x86_64")]
 fn dependent_adds(iterations: u64) -> Option<u64> {
-    let mut value = 0u64;
-    // SAFETY: the block reads and writes only the three registers it is given and the flags,
-    // touches no memory and leaves the stack alone.
-    unsafe {
-        std::arch::asm!(
-            "2:",
-            ".rept 100",
-            "add {value}, {one}",
-            ".endr",
-            "dec {count}",
-            "jnz 2b",
-            value = inout(reg) value,
-            one = in(reg) 1u64,
-            count = inout(reg) iterations => _,
-            options(nomem, nostack),
-        );
-    }
-    Some(value)
+    Some(x86_chain!("add {value}, {operand}", 0, 1u64, iterations))
 }
 
 /// `iterations * CHAIN` additions, each waiting for the previous one.
@@ -104,23 +113,7 @@ mod tests {
     /// on every x86-64 core since Nehalem and Zen.
     #[cfg(target_arch = "x86_64")]
     fn dependent_multiplications(iterations: u64) -> u64 {
-        let mut value = 1u64;
-        // SAFETY: as in `dependent_adds`.
-        unsafe {
-            std::arch::asm!(
-                "2:",
-                ".rept 100",
-                "imul {value}, {factor}",
-                ".endr",
-                "dec {count}",
-                "jnz 2b",
-                value = inout(reg) value,
-                factor = in(reg) 3u64,
-                count = inout(reg) iterations => _,
-                options(nomem, nostack),
-            );
-        }
-        value
+        x86_chain!("imul {value}, {operand}", 1, 3u64, iterations)
     }
 
     #[cfg(target_arch = "x86_64")]

@@ -34,6 +34,7 @@ import re
 import sys
 from pathlib import Path
 
+from gen.machines import shown_machine
 from gen.measurements import paired_interval, quiet_times
 
 RELATIONS = ("faster", "slower", "ties", "level", "no-slower", "fastest", "slowest")
@@ -163,11 +164,10 @@ def prose_paragraphs(path):
 
 def book_machine(src):
     """The report folder the book's generated tables name (book/generate.sh's MACHINE)."""
-    overview = (src / "generated/results/verdict.md").read_text()
-    found = re.search(r"`reports/([^/`]+)/results\.json`", overview)
-    if not found:
+    machine = shown_machine(src / "generated")
+    if machine is None:
         raise ValueError("generated/results/verdict.md names no reports/<machine>/results.json")
-    return found.group(1)
+    return machine
 
 
 def check(src, reports):

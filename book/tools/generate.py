@@ -13,7 +13,8 @@ Called by book/generate.sh, which runs the commands whose output this reads:
   inlining-fix <before.json> <after.json> <shown as>
                                               one machine's ratios before and after the fix of the
                                               dispatch chapter (the first from git, named as shown)
-  default-machine <reports>                   prints the machine the book shows by default
+  default-machine <reports>                   prints the machine the book shows by default (the one
+                                              it shows now, while its report is complete)
   mca      <report dir> <listing.s>...        llvm-mca timelines of the latency benchmarks' routines
   model-arm <model.json>                      the neon backend on ARM cores, predicted (model/arm.md)
   neon     <backends.json> <model.json> <aarch64 listing.s>
@@ -45,7 +46,7 @@ from gen.code import write_code  # noqa: E402
 from gen.dispatch import inlining_fix  # noqa: E402
 from gen.engine_matches import write_engine_matches  # noqa: E402
 from gen.inputs import OUT, InputError, write  # noqa: E402
-from gen.machines import default_machine, machines_page  # noqa: E402
+from gen.machines import default_machine, machines_page, shown_machine  # noqa: E402
 from gen.mca import write_timelines  # noqa: E402
 from gen.model import write_model_page  # noqa: E402
 from gen.model_arm import arm_page  # noqa: E402
@@ -73,7 +74,7 @@ def main(argv):
     elif command == "inlining-fix":
         write(OUT / "results" / "inlining-fix.md", inlining_fix(args[0], args[1], args[2]))
     elif command == "default-machine":
-        print(default_machine(args[0]))
+        print(default_machine(args[0], shown_machine(OUT)))
     elif command == "mca":
         write_timelines(args[0], args[1:])
     elif command == "model":

@@ -241,3 +241,34 @@ class ArmModelPage(unittest.TestCase):
             path.write_text(json.dumps({"cpus": [], "predictions": []}))
             with self.assertRaises(InputError):
                 arm_page(path)
+
+
+class DefaultMachine(unittest.TestCase):
+    """The machine the book shows: the one it shows now while that report is complete, else the
+    complete report that times the most backends."""
+
+    def reports(self, tmp, machines):
+        import json
+        from pathlib import Path
+        for name, backends, date, complete in machines:
+            folder = Path(tmp, name)
+            folder.mkdir()
+            rows = [{"benchmark": "b", "backend": b, "ns_per_op": 1.0, "baseline": "scalar",
+                     "speedup_vs_baseline": 1.0} for b in backends]
+            report = {"machine": {"id": name, "date": date}, "results": rows}
+            (folder / "results.json").write_text(json.dumps(report))
+            for needed in ("dispatch.json", "perft.json") if complete else ():
+                (folder / needed).write_text("{}")
+        return Path(tmp)
+
+    def test_the_shown_machine_stays_while_complete(self):
+        import tempfile
+        from gen.machines import default_machine
+        with tempfile.TemporaryDirectory() as tmp:
+            root = self.reports(tmp, [("old", ["scalar", "avx2"], "2026-01-01", True),
+                                      ("new", ["scalar", "avx2", "avx512"], "2026-02-01", True),
+                                      ("bare", ["scalar", "avx2", "avx512"], "2026-03-01", False)])
+            self.assertEqual(default_machine(root, "old"), "old")
+            self.assertEqual(default_machine(root, None), "new")
+            self.assertEqual(default_machine(root, "bare"), "new")
+            self.assertEqual(default_machine(root, "gone"), "new")

@@ -3,6 +3,7 @@ per benchmark its fastest implementation and speed-up over the baseline), and ch
 the book shows when generate.sh is given none (`default-machine`).
 """
 
+import re
 from pathlib import Path
 
 from .formatting import format_noise, format_ratio
@@ -20,18 +21,34 @@ def read_reports(report_dirs):
     return found
 
 
+def shown_machine(generated):
+    """The report folder the book's generated tables name now (generate.sh's MACHINE last time),
+    from `generated`/results/verdict.md; None before the first generation."""
+    path = Path(generated) / "results" / "verdict.md"
+    if not path.exists():
+        return None
+    found = re.search(r"`reports/([^/`]+)/results\.json`", path.read_text())
+    return found.group(1) if found else None
+
+
 # The files of a report the book reads besides results.json (`results` stops without them).
 BOOK_NEEDS = ["dispatch.json", "perft.json"]
 
 
-def default_machine(reports_root):
-    """The report the book shows when generate.sh is given none: a complete one (results.json and
-    BOOK_NEEDS) before an incomplete one, then one with baselines before one without, then the one
-    that times the most backends (a CPU with AVX-512 times avx512 too), then the most recently
-    measured (by the date the report records, not the file's)."""
+def default_machine(reports_root, shown=None):
+    """The report the book shows when generate.sh is given none. The one it shows now (`shown`,
+    the machine its generated verdicts name) while that report is complete: the prose's claims are
+    about that machine, so a new report changes it only when generate.sh is given its name.
+    Otherwise a complete one (results.json and BOOK_NEEDS) before an incomplete one, then one with
+    baselines before one without, then the one that times the most backends (a CPU with AVX-512
+    times avx512 too), then the most recently measured (by the date the report records, not the
+    file's)."""
     found = read_reports(sorted(Path(reports_root).iterdir()))
     if not found:
         raise SystemExit(f"generate: no {reports_root}/<machine>/results.json; run `qbb compare` first")
+    for folder, report in found:
+        if report["machine"]["id"] == shown and all((folder / n).exists() for n in BOOK_NEEDS):
+            return shown
 
     def rank(f):
         folder, report = f

@@ -85,6 +85,10 @@ class ModelFacts:
             "◇ avx512 on a CPU no report has timed it on: a prediction only. "
             + f"{and_list(on)} {'times' if len(on) == 1 else 'time'} the backend on real hardware"
             + (f"; on `{'`, `'.join(sorted(self.measured_avx512))}` its cells carry no ◇, and "
-               "[predicted against measured](#avx-512-predicted-against-measured) sets them beside "
-               "the timings." if self.measured_avx512 else ".")
+               "[predicted against measured](#avx-512-predicted-against-measured) sets "
+               + (f"`{self.machine_cpu}`'s" if self.machine_cpu in self.measured_avx512 else "them")
+               + " beside the timings"
+               + (" (each report's `model.md` does the same for its own)"
+                  if len(self.measured_avx512) > 1 else "")
+               + "." if self.measured_avx512 else ".")
         )

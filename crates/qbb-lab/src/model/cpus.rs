@@ -202,6 +202,34 @@ fn intel_core(model: u32) -> &'static str {
     }
 }
 
+/// The llvm-mca CPU of an Intel core whose model number names none, from the extensions of its
+/// `/proc/cpuinfo` flags: a hypervisor may report a model number of its own (model 167, Rocket
+/// Lake's, on a core with AMX), but it passes the extensions through. AMX with AVX512-FP16 came
+/// with Sapphire Rapids (LLVM schedules Emerald Rapids, its successor, alike), AMX-FP16 with
+/// Granite Rapids.
+pub fn intel_by_flags(flags: &str) -> Option<&'static str> {
+    let has = |name: &str| flags.split_whitespace().any(|f| f == name);
+    if has("amx_fp16") {
+        Some("graniterapids")
+    } else if has("amx_tile") && has("avx512_fp16") {
+        Some("sapphirerapids")
+    } else {
+        None
+    }
+}
+
+/// The `flags` of this machine's `/proc/cpuinfo` (empty where there is none).
+pub fn flags_here() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    cpuinfo
+        .lines()
+        .find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            (key.trim() == "flags").then(|| value.to_string())
+        })
+        .unwrap_or_default()
+}
+
 /// The llvm-mca CPU of an ARM machine: from the implementer and part of its `cpu_details`
 /// (Linux), else from its CPU's name (macOS: `Apple M4`); `native` for one the lab does not
 /// model.
@@ -270,6 +298,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn intel_cores_are_named_by_their_extensions() {
+        let sapphire = "fpu avx2 avx512f avx512_fp16 amx_bf16 amx_tile amx_int8";
+        assert_eq!(intel_by_flags(sapphire), Some("sapphirerapids"));
+        assert_eq!(
+            intel_by_flags(&format!("{sapphire} amx_fp16")),
+            Some("graniterapids")
+        );
+        assert_eq!(intel_by_flags("fpu avx2 avx512f avx512vbmi2"), None);
+        assert_eq!(intel_by_flags("amx_tilex avx512_fp16"), None);
     }
 
     #[test]

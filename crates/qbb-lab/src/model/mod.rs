@@ -241,7 +241,13 @@ fn measurements(out: &Path, here: &Machine) -> Result<(Option<Measured>, Option<
     if !results.is_file() {
         return Ok((None, None));
     }
-    let measured = Measured::read(&results)?;
+    let mut measured = Measured::read(&results)?;
+    if measured.llvm_cpu == "native" && measured.machine_id == here.id {
+        // The model number named no core; this machine's own extensions may.
+        if let Some(cpu) = cpus::intel_by_flags(&cpus::flags_here()) {
+            measured.llvm_cpu = cpu;
+        }
+    }
     if measured.llvm_cpu == "native" && measured.machine_id != here.id {
         eprintln!(
             "model: the CPU of {} ({}) has no llvm-mca name the lab knows, and it is not this \
