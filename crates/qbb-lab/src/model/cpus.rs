@@ -218,18 +218,6 @@ pub fn intel_by_flags(flags: &str) -> Option<&'static str> {
     }
 }
 
-/// The `flags` of this machine's `/proc/cpuinfo` (empty where there is none).
-pub fn flags_here() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    cpuinfo
-        .lines()
-        .find_map(|line| {
-            let (key, value) = line.split_once(':')?;
-            (key.trim() == "flags").then(|| value.to_string())
-        })
-        .unwrap_or_default()
-}
-
 /// The llvm-mca CPU of an ARM machine: from the implementer and part of its `cpu_details`
 /// (Linux), else from its CPU's name (macOS: `Apple M4`); `native` for one the lab does not
 /// model.

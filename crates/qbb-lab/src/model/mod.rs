@@ -28,7 +28,7 @@ use qbb::{BackendKind, Routine};
 use rayon::prelude::*;
 
 use crate::report::files::{command_line, out_dir};
-use crate::report::machine::Machine;
+use crate::report::machine::{Machine, cpuinfo_field};
 use cpus::Cpu;
 use isa::Isa;
 use listing::Listing;
@@ -244,7 +244,9 @@ fn measurements(out: &Path, here: &Machine) -> Result<(Option<Measured>, Option<
     let mut measured = Measured::read(&results)?;
     if measured.llvm_cpu == "native" && measured.machine_id == here.id {
         // The model number named no core; this machine's own extensions may.
-        if let Some(cpu) = cpus::intel_by_flags(&cpus::flags_here()) {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let flags = cpuinfo_field(&cpuinfo, "flags").unwrap_or_default();
+        if let Some(cpu) = cpus::intel_by_flags(&flags) {
             measured.llvm_cpu = cpu;
         }
     }

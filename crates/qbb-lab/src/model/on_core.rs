@@ -512,8 +512,8 @@ mod tests {
     /// still the one timed; a block that reads address zero is reported, not fatal; a loop's
     /// block runs once through; a block that leaves no register for the counter finds the
     /// stack aligned as at a function's entry; one that divides by zero says so; four dependent
-    /// multiplications, three cycles each on every x86-64 core since Nehalem and Zen, take twelve
-    /// cycles of the clock.
+    /// multiplications, three cycles each on every Zen and on Intel's large cores since Nehalem,
+    /// take twelve cycles of the clock.
     #[test]
     fn blocks_run_in_a_program_of_their_own() {
         if !cfg!(target_arch = "x86_64") {

@@ -157,7 +157,7 @@ fn macos_brand() -> Option<String> {
 }
 
 /// The value of the first `name : value` line of `/proc/cpuinfo`.
-fn cpuinfo_field(cpuinfo: &str, name: &str) -> Option<String> {
+pub(crate) fn cpuinfo_field(cpuinfo: &str, name: &str) -> Option<String> {
     cpuinfo.lines().find_map(|line| {
         let (key, value) = line.split_once(':')?;
         (key.trim() == name).then(|| value.trim().to_string())
