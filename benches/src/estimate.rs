@@ -74,20 +74,27 @@ impl Estimate {
         (self.interval.high / self.median - 1.0).max(1.0 - self.interval.low / self.median)
     }
 
-    /// How the ratio stands against 1: above it, below it, or an interval that includes it.
+    /// How the ratio stands against 1: above it, below it, or a tie ([`Interval::verdict`]).
     pub fn verdict(&self) -> Verdict {
         self.interval.verdict()
     }
 }
 
+/// How near 1 a speed-up's interval may reach and still be a tie: 1 %. One run's interval says
+/// how well that run pinned its ratio, not how far the next run will put it: two runs of the same
+/// binary move a ratio by about a percent (the agreement `qbb compare --repeat 2` prints), so a
+/// difference under 1 % is called neither a win nor a loss, however narrow its interval. It is
+/// criterion's noise threshold, at criterion's default.
+pub const TIE_MARGIN: f64 = 0.01;
+
 /// Where a ratio's interval lies against 1.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// The whole interval above 1.
+    /// The whole interval above 1, by more than the margin.
     Above,
-    /// The interval includes 1: a tie.
+    /// The interval reaches within the margin of 1: a tie.
     Tie,
-    /// The whole interval below 1.
+    /// The whole interval below 1, by more than the margin.
     Below,
 }
 
@@ -99,10 +106,17 @@ pub struct Interval {
 }
 
 impl Interval {
+    /// The lab's verdict: a tie unless the whole interval lies beyond [`TIE_MARGIN`] of 1.
     pub fn verdict(&self) -> Verdict {
-        if self.low > 1.0 {
+        self.verdict_within(TIE_MARGIN)
+    }
+
+    /// Above when the whole interval lies above `1 + margin`, below when it lies below
+    /// `1 / (1 + margin)` (the same distance on a log axis), a tie otherwise.
+    pub fn verdict_within(&self, margin: f64) -> Verdict {
+        if self.low > 1.0 + margin {
             Verdict::Above
-        } else if self.high < 1.0 {
+        } else if self.high * (1.0 + margin) < 1.0 {
             Verdict::Below
         } else {
             Verdict::Tie
@@ -151,11 +165,27 @@ mod tests {
     }
 
     #[test]
-    fn an_interval_that_includes_one_is_a_tie() {
-        let tie = |low, high| Interval { low, high }.verdict();
-        assert_eq!(tie(0.98, 1.03), Verdict::Tie);
-        assert_eq!(tie(1.01, 1.03), Verdict::Above);
-        assert_eq!(tie(0.90, 0.99), Verdict::Below);
-        assert_eq!(tie(1.0, 1.0), Verdict::Tie);
+    fn an_interval_that_reaches_within_the_margin_of_one_is_a_tie() {
+        let verdict = |low, high| Interval { low, high }.verdict();
+        assert_eq!(verdict(0.98, 1.03), Verdict::Tie);
+        assert_eq!(verdict(1.0, 1.0), Verdict::Tie);
+        // Narrow, and clear of 1, but not by the margin.
+        assert_eq!(verdict(1.001, 1.017), Verdict::Tie);
+        assert_eq!(verdict(0.985, 0.995), Verdict::Tie);
+        assert_eq!(verdict(1.011, 1.03), Verdict::Above);
+        assert_eq!(verdict(0.90, 0.989), Verdict::Below);
+        // The margin is the same distance either side on a log axis: 1.01 and 1 / 1.01.
+        let below = |high| Interval { low: 0.9, high }.verdict_within(0.01);
+        assert_eq!(below(0.9901), Verdict::Tie);
+        assert_eq!(below(0.9900), Verdict::Below);
+        // Without a margin, an interval clear of 1 decides.
+        assert_eq!(
+            Interval {
+                low: 1.001,
+                high: 1.017
+            }
+            .verdict_within(0.0),
+            Verdict::Above
+        );
     }
 }

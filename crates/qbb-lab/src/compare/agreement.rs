@@ -2,7 +2,7 @@
 //! one fixed implementation (the raised SWAR code where it ran), not against each run's
 //! baseline, which may itself change from run to run.
 
-use qbb_benches::estimate::{self, Verdict};
+use qbb_benches::estimate::{self, TIE_MARGIN, Verdict};
 
 use super::results::{Results, Row};
 use crate::report::{Agreement, RatioDifference, round4};
@@ -20,6 +20,7 @@ pub fn agreement(first: &Results, others: &[Results]) -> Option<Agreement> {
         .find(|name| first.results.iter().any(|r| r.subject.backend == *name))?;
     let mut differences: Vec<(f64, RatioDifference)> = Vec::new();
     let mut verdict_changes = Vec::new();
+    let mut without_margin = Vec::new();
     let mut tie_changes = 0;
     for other in others {
         for row in &first.results {
@@ -40,17 +41,13 @@ pub fn agreement(first: &Results, others: &[Results]) -> Option<Agreement> {
                 };
                 differences.push(((a / b).ln().abs().exp() - 1.0, difference));
             }
-            match (verdict(row), verdict(again)) {
-                (Some(a), Some(b)) if a == b => {}
-                (Some(Verdict::Tie), Some(_)) | (Some(_), Some(Verdict::Tie)) => tie_changes += 1,
-                (Some(a), Some(b)) => verdict_changes.push(format!(
-                    "{} on {}: {} then {}",
-                    row.subject.benchmark,
-                    row.subject.backend,
-                    verdict_word(a),
-                    verdict_word(b)
-                )),
-                _ => {}
+            match change(row, again, TIE_MARGIN) {
+                Some(Change::Flip(text)) => verdict_changes.push(text),
+                Some(Change::ToOrFromTie) => tie_changes += 1,
+                None => {}
+            }
+            if let Some(Change::Flip(text)) = change(row, again, 0.0) {
+                without_margin.push(text);
             }
         }
     }
@@ -69,9 +66,32 @@ pub fn agreement(first: &Results, others: &[Results]) -> Option<Agreement> {
             .take(WIDEST)
             .map(|(_, d)| d)
             .collect(),
+        tie_margin: TIE_MARGIN,
         verdict_changes,
         tie_changes,
+        verdict_changes_without_margin: Some(without_margin),
     })
+}
+
+/// How a row's verdict moved from one run to another, ties decided with `margin`.
+enum Change {
+    /// A win became a loss or the other way round: the sentence that says so.
+    Flip(String),
+    ToOrFromTie,
+}
+
+fn change(row: &Row, again: &Row, margin: f64) -> Option<Change> {
+    match (verdict(row, margin)?, verdict(again, margin)?) {
+        (a, b) if a == b => None,
+        (Verdict::Tie, _) | (_, Verdict::Tie) => Some(Change::ToOrFromTie),
+        (a, b) => Some(Change::Flip(format!(
+            "{} on {}: {} then {}",
+            row.subject.benchmark,
+            row.subject.backend,
+            verdict_word(a),
+            verdict_word(b)
+        ))),
+    }
 }
 
 /// The row of the same benchmark and implementation in another run.
@@ -92,13 +112,13 @@ fn ratio_to(run: &Results, row: &Row, reference: &str) -> Option<f64> {
     ratio.is_finite().then_some(ratio)
 }
 
-/// Where a row's speed-up over its baseline stands, by its interval.
-fn verdict(row: &Row) -> Option<Verdict> {
+/// Where a row's speed-up over its baseline stands, by its interval and `margin`.
+fn verdict(row: &Row, margin: f64) -> Option<Verdict> {
     let [low, high] = row.speedup_interval?;
     if row.baseline.as_deref() == Some(row.subject.backend.as_str()) {
         return None;
     }
-    Some(estimate::Interval { low, high }.verdict())
+    Some(estimate::Interval { low, high }.verdict_within(margin))
 }
 
 fn verdict_word(v: Verdict) -> &'static str {
@@ -124,10 +144,24 @@ pub fn describe(a: &Agreement) -> String {
         0 => "no verdict changed".to_string(),
         n => format!("{n} verdicts changed ({})", a.verdict_changes.join("; ")),
     };
+    let margin = if a.tie_margin > 0.0 {
+        format!(
+            ", a tie being an interval within {} % of 1",
+            a.tie_margin * 100.0
+        )
+    } else {
+        String::new()
+    };
+    let without = match &a.verdict_changes_without_margin {
+        Some(flips) if a.tie_margin > 0.0 && flips.len() != a.verdict_changes.len() => {
+            format!("; without that margin {} would have changed", flips.len())
+        }
+        _ => String::new(),
+    };
     format!(
         "{} runs: the {} ratios against {} differed by {:.1} % at the median, {:.1} % at the \
          90th percentile and {:.1} % at most; {verdicts} ({} moved between a tie and a win or \
-         loss)",
+         loss{margin}{without})",
         a.runs,
         a.ratios,
         a.reference,
@@ -157,12 +191,18 @@ mod tests {
     }
 
     fn run(avx2_ns: f64) -> Results {
+        run_wobbling(avx2_ns, 1.01)
+    }
+
+    /// flip's avx2 row at `avx2_ns`, times `wobble` in every other turn (swar-v3, the baseline,
+    /// takes 2 ns).
+    fn run_wobbling(avx2_ns: f64, wobble: f64) -> Results {
         let mut r = made_up_report(
             "ns",
             vec![
                 row("flip", "swar-v3", 2.0, 1.0),
                 row("flip", "scalar", 3.0, 1.0),
-                row("flip", "avx2", avx2_ns, 1.01),
+                row("flip", "avx2", avx2_ns, wobble),
                 row("hex-sets", "swar-v3", 4.0, 1.0),
                 row("hex-sets", "avx2", 4.0, 1.0),
             ],
@@ -196,6 +236,33 @@ mod tests {
             describe(&a).contains("1 verdicts changed"),
             "{}",
             describe(&a)
+        );
+    }
+
+    #[test]
+    fn a_difference_under_the_margin_that_changes_sides_is_no_flip() {
+        // avx2 0.5 % ahead of swar-v3, then 0.5 % behind, each interval clear of 1: both ties.
+        let a = agreement(
+            &run_wobbling(2.0 / 1.005, 1.0),
+            &[run_wobbling(2.0 / 0.995, 1.0)],
+        )
+        .unwrap();
+        assert_eq!(a.tie_margin, TIE_MARGIN);
+        assert!(a.verdict_changes.is_empty());
+        assert_eq!(a.tie_changes, 0);
+        assert_eq!(
+            a.verdict_changes_without_margin.as_deref(),
+            Some(
+                &[
+                    "flip on avx2: faster than the baseline then slower than the baseline"
+                        .to_string()
+                ][..]
+            )
+        );
+        let text = describe(&a);
+        assert!(
+            text.contains("no verdict changed") && text.contains("without that margin 1 would"),
+            "{text}"
         );
     }
 

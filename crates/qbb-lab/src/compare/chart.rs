@@ -2,7 +2,7 @@
 //! over the benchmark's baseline, a group per machine: one in a machine's own report, every
 //! report's side by side in `qbb charts`) and the overview of one run (a group per benchmark).
 //! Both are the report's bar charts on a log axis, the speed-up's interval as a whisker and the
-//! run's noise floor as a band around 1×.
+//! ratios that are ties as a band around 1× ([`Report::tie_band`](crate::report::Report)).
 
 use anyhow::{Result, anyhow};
 
@@ -76,7 +76,7 @@ pub fn benchmark(reports: &[&Results], id: &str) -> Result<String> {
             Group {
                 heading: heading(results),
                 bars: results.bars(&rows),
-                noise: results.noise,
+                band: results.tie_band(),
                 empty: if rows.is_empty() {
                     "not measured in this report".to_string()
                 } else {

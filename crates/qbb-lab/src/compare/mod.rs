@@ -271,7 +271,9 @@ fn measure_once(
 fn report(args: &ReportArgs) -> Result<ExitCode> {
     if let Some(path) = &args.json {
         let mut results = Results::read_json(path, "a results.json")?;
-        // A file written before the pairs were recorded gets them (the floor comes out the same).
+        // The verdicts are the lab's present rule's, and a file written before the pairs were
+        // recorded gets them (the floor comes out the same).
+        results.add_paired_estimates();
         results.add_noise_floor();
         if !args.agree_with.is_empty() {
             let others = args
@@ -366,10 +368,15 @@ fn add_counts_beside(results: &mut Results, dir: &Path) -> Result<()> {
 fn finish(results: &mut Results, dir: &Path) -> Result<ExitCode> {
     results.record_widths();
     add_counts_beside(results, dir)?;
-    print(&results.table().terminal(&legend(
-        "fastest (or tied within the noise)",
-        BASELINE_RATIO,
-    )))?;
+    let best = if is_paired(results) {
+        format!(
+            "fastest (or tied with it: their interval within {} of 1)",
+            margin_text()
+        )
+    } else {
+        "fastest (or tied within the noise)".to_string()
+    };
+    print(&results.table().terminal(&legend(&best, BASELINE_RATIO)))?;
     let written = write_files(results, dir)?;
     eprintln!(
         "wrote {} files to {}: results.json, results.md, overview.svg, charts/",
@@ -434,6 +441,11 @@ fn noise_text(noise: Option<f64>, paired: bool) -> String {
         ),
         None => "unknown: this run timed no routine twice".to_string(),
     }
+}
+
+/// The tie margin as the pages say it: `1 %`.
+fn margin_text() -> String {
+    format!("{} %", qbb_benches::estimate::TIE_MARGIN * 100.0)
 }
 
 /// Whether the rows were timed in turns, with intervals (`qbb compare`; not criterion's).
@@ -542,9 +554,14 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
         date = m.date,
         how = method_text(results),
         tie = if is_paired(results) {
-            "the 95 % interval of their paired ratio includes 1"
+            format!(
+                "the 95 % interval of their paired ratio reaches within {m} of 1: a difference \
+                 under {m} is not called, however narrow its interval, since a second run of the \
+                 same binary moves ratios by about that much",
+                m = margin_text()
+            )
         } else {
-            "within the run's noise floor"
+            "within the run's noise floor".to_string()
         },
     );
     if let Some(args) = results.source.strip_prefix("qbb ") {
@@ -572,9 +589,11 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
     page.push_str(if is_paired(results) {
         "\nEach turn's time, the quiet turns, each placement's time and each speed-up's \
          interval are in `results.json` (`turn_ns`, `quiet_turns`, `placement_ns`, \
-         `speedup_interval`); the fastest and slowest quiet turn are `ns_min` and `ns_max`. The charts draw each speed-up over the \
-         baseline on a log axis, its interval as a whisker and the run's noise floor as a band \
-         around 1×. The machine may be shared: quote ratios between backends of one run rather than absolute times.\n"
+         `speedup_interval`); the fastest and slowest quiet turn are `ns_min` and `ns_max`. The \
+         charts draw each speed-up over the baseline on a log axis, its interval as a whisker \
+         and the ties' margin as a band around 1×: a whisker that reaches into the band is a \
+         tie. The machine may be shared: quote ratios between backends of one run rather than \
+         absolute times.\n"
     } else {
         "\nThe fastest and slowest sample of each cell are in `results.json` (`ns_min`, \
          `ns_max`). The charts draw each speed-up over the baseline on a log axis and the run's \

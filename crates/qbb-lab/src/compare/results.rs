@@ -5,13 +5,14 @@
 //! A row timed by `qbb compare` keeps its time in each turn (the median over the placements of
 //! its loop) and in each placement. Its speed-up over the baseline is then the median of the
 //! turns' ratios, with an interval ([`qbb_benches::estimate`]), and it ties with the row's
-//! fastest cell when the interval of their ratio includes 1. A row read back from criterion has
+//! fastest cell when the interval of their ratio reaches within the margin of 1
+//! ([`estimate::TIE_MARGIN`]). A row read back from criterion has
 //! no turns: its speed-up is the ratio of the medians, and the run's noise floor decides ties.
 
 use std::collections::BTreeMap;
 
 use qbb::BackendKind;
-use qbb_benches::estimate::{self, Estimate, Verdict};
+use qbb_benches::estimate::{self, Estimate, TIE_MARGIN, Verdict};
 use qbb_benches::{Bench, Implementation, Measurement};
 use serde::{Deserialize, Serialize};
 
@@ -84,7 +85,7 @@ pub struct Row {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speedup_interval: Option<[f64; 2]>,
     /// Whether the row is the benchmark's fastest or ties with it (the interval of their paired
-    /// ratio includes 1), where the rows have turns.
+    /// ratio reaches within the tie margin of 1), where the rows have turns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tied_with_fastest: Option<bool>,
     /// The scalar reference's `ns_per_op` divided by this row's, when scalar was measured.
@@ -229,7 +230,8 @@ impl Results {
     }
 
     /// Where the rows have turns: each row's speed-up over its baseline as the median of the
-    /// turns' ratios, with its interval, and whether it ties with the benchmark's fastest row.
+    /// turns' ratios, with its interval, and whether it ties with the benchmark's fastest row
+    /// (by the interval and [`TIE_MARGIN`], which the report then records).
     pub fn add_paired_estimates(&mut self) {
         let benchmarks: Vec<String> = self
             .by_benchmark()
@@ -263,6 +265,7 @@ impl Results {
                 .filter(|r| r.subject.benchmark == id);
             for (row, (speedup, tie)) in rows.zip(estimates) {
                 if let Some(e) = speedup {
+                    self.tie_margin = Some(TIE_MARGIN);
                     row.speedup_vs_baseline = Some(round4(e.median));
                     row.speedup_interval = Some([round4(e.interval.low), round4(e.interval.high)]);
                 }

@@ -23,6 +23,7 @@ use qbb::BackendKind;
 use qbb_benches::Implementation;
 use serde::{Deserialize, Serialize};
 
+use chart::TieBand;
 use machine::Machine;
 pub(crate) use row::subject_and_ratio_fields;
 pub use row::{Against, Figure, Ratio, Subject, round4};
@@ -49,6 +50,10 @@ pub struct Report<R> {
     /// Every pair of timings of identical code in this run, widest first: the first sets `noise`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub noise_pairs: Vec<NoisePair>,
+    /// Where the rows have intervals: how near 1 an interval may reach and still be a tie
+    /// ([`qbb_benches::estimate::TIE_MARGIN`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tie_margin: Option<f64>,
     /// How far the ratios moved when the same command ran again (`qbb compare --repeat`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agreement: Option<Agreement>,
@@ -72,11 +77,18 @@ pub struct Agreement {
     pub max: f64,
     /// The widest differences, widest first.
     pub widest: Vec<RatioDifference>,
+    /// How near 1 an interval reached and was still a tie, in the verdicts below; 0 (an
+    /// interval that includes 1) in files written before the lab had a margin.
+    #[serde(default)]
+    pub tie_margin: f64,
     /// Rows whose speed-up over the baseline was above 1 in one run and below it in another
-    /// (each by its interval): a verdict that changed.
+    /// (each by its interval, beyond the margin): a verdict that changed.
     pub verdict_changes: Vec<String>,
     /// Rows whose verdict moved between a tie and a win or loss.
     pub tie_changes: usize,
+    /// The rows that changed sides with no margin (by their intervals alone), where recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict_changes_without_margin: Option<Vec<String>>,
 }
 
 /// One ratio in two runs.
@@ -124,9 +136,18 @@ impl<R: Figure> Report<R> {
             corpus,
             noise: None,
             noise_pairs: Vec::new(),
+            tie_margin: None,
             agreement: None,
             results,
         }
+    }
+
+    /// Which ratios around 1× are ties: the margin where the rows have intervals, else the
+    /// run's noise floor.
+    pub fn tie_band(&self) -> Option<TieBand> {
+        self.tie_margin
+            .map(TieBand::Margin)
+            .or(self.noise.map(TieBand::NoiseFloor))
     }
 
     /// The benchmarks in order, each with its rows in backend order.

@@ -4,7 +4,7 @@
 use anyhow::{Result, bail};
 
 use super::layout::{Anchor, GAP, Label, MARGIN, Rect, Role};
-use super::{Bar, BarChart, LABEL_PX, text_width};
+use super::{Bar, BarChart, LABEL_PX, TieBand, text_width};
 
 /// The least room between two tick labels of the axis.
 const TICK_ROOM: f64 = 12.0;
@@ -40,19 +40,19 @@ pub fn label_end(bar: &Bar) -> (bool, f64) {
     }
 }
 
-/// The noise floor as a band of ratios around 1.
-pub fn band(noise: f64) -> [f64; 2] {
-    [1.0 / (1.0 + noise), 1.0 + noise]
+/// The ratios a tie band covers, around 1.
+pub fn band(tie: TieBand) -> [f64; 2] {
+    [1.0 / (1.0 + tie.gap()), 1.0 + tie.gap()]
 }
 
-/// The log axis across the plot: the ratios, their intervals, 1× and the noise floors span the
+/// The log axis across the plot: the ratios, their intervals, 1× and the tie bands span the
 /// middle, and beside them as much room as the widest label left or right of a bar needs.
 pub fn axis(chart: &BarChart, (left, right): (f64, f64)) -> Result<Axis> {
     let (mut low, mut high): (f64, f64) = (1.0 / 1.15, 1.15);
     let (mut left_room, mut right_room) = (0.0, 0.0);
     for group in &chart.groups {
-        if let Some(noise) = group.noise.filter(|_| !group.bars.is_empty()) {
-            let [l, h] = band(noise);
+        if let Some(tie) = group.band.filter(|_| !group.bars.is_empty()) {
+            let [l, h] = band(tie);
             (low, high) = (low.min(l), high.max(h));
         }
         for bar in &group.bars {

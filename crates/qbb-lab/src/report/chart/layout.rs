@@ -7,7 +7,7 @@
 use anyhow::{Result, bail};
 
 use super::axis::{axis, band, label_end, ticks};
-use super::{BarChart, LABEL_PX, TEXT_PX, TITLE_PX, text_width, wrap};
+use super::{BarChart, LABEL_PX, TEXT_PX, TITLE_PX, TieBand, text_width, wrap};
 use crate::report::backends_in_order;
 
 /// The white space around the chart.
@@ -122,7 +122,7 @@ pub enum Swatch {
     Implementation(String),
     /// A pale bar: inherited code.
     Pale,
-    /// The shaded band of the noise floor.
+    /// The shaded band of the ties.
     Band,
     Whisker,
 }
@@ -150,7 +150,7 @@ pub struct Layout {
     pub labels: Vec<Label>,
     pub legend: Vec<(Swatch, Rect)>,
     pub bars: Vec<BarShape>,
-    /// The noise floor of each group that has one, across its rows.
+    /// The tie band of each group that has one, across its rows.
     pub bands: Vec<Rect>,
     /// Each group's rows, top to bottom: the grid lines run there, not through the headings.
     pub spans: Vec<(f64, f64)>,
@@ -265,8 +265,8 @@ pub fn lay_out(chart: &BarChart) -> Result<Layout> {
             y += ROW;
         }
         spans.push((rows_top, y));
-        if let Some(noise) = group.noise.filter(|_| !group.bars.is_empty()) {
-            let [low, high] = band(noise);
+        if let Some(tie) = group.band.filter(|_| !group.bars.is_empty()) {
+            let [low, high] = band(tie);
             bands.push(Rect {
                 x0: axis.x(low),
                 y0: rows_top,
@@ -338,13 +338,15 @@ fn legend(
             "pale: inherited (another tier's code)".to_string(),
         ));
     }
-    if chart
-        .groups
-        .iter()
-        .any(|g| g.noise.is_some() && !g.bars.is_empty())
-    {
-        items.push((Swatch::Band, "shaded: the run's noise floor".to_string()));
+    let mut legends: Vec<String> = Vec::new();
+    for tie in chart.groups.iter().filter(|g| !g.bars.is_empty()) {
+        if let Some(text) = tie.band.map(TieBand::legend)
+            && !legends.contains(&text)
+        {
+            legends.push(text);
+        }
     }
+    items.extend(legends.into_iter().map(|text| (Swatch::Band, text)));
     if bars.iter().any(|b| b.interval.is_some()) {
         items.push((Swatch::Whisker, "whisker: 95 % interval".to_string()));
     }

@@ -76,10 +76,39 @@ pub struct BarChart {
 pub struct Group {
     pub heading: String,
     pub bars: Vec<Bar>,
-    /// The run's noise floor (a relative gap): drawn as a band around 1×.
-    pub noise: Option<f64>,
+    /// The ratios around 1× that are ties, shaded across the group's rows.
+    pub band: Option<TieBand>,
     /// Said in place of the bars when there are none.
     pub empty: String,
+}
+
+/// Which ratios around 1× are ties: each is a relative gap, shaded from `1 / (1 + gap)` to
+/// `1 + gap`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum TieBand {
+    /// Rows timed in turns: a row ties when its interval reaches into the margin.
+    Margin(f64),
+    /// Rows without intervals: a ratio within the run's noise floor ties.
+    NoiseFloor(f64),
+}
+
+impl TieBand {
+    pub fn gap(self) -> f64 {
+        match self {
+            TieBand::Margin(gap) | TieBand::NoiseFloor(gap) => gap,
+        }
+    }
+
+    /// What the shading means, for the legend.
+    pub fn legend(self) -> String {
+        match self {
+            TieBand::Margin(gap) => format!(
+                "shaded: within {} % of 1× (a whisker reaching in is a tie)",
+                gap * 100.0
+            ),
+            TieBand::NoiseFloor(_) => "shaded: the run's noise floor".to_string(),
+        }
+    }
 }
 
 /// One implementation's ratio.

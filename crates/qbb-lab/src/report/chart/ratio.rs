@@ -1,5 +1,5 @@
 //! A report's overview: every benchmark's ratio, a group per benchmark, a bar per
-//! implementation, with the run's noise floor and each row's interval where it has them.
+//! implementation, with the band of ties around 1× and each row's interval where it has them.
 
 use anyhow::{Result, anyhow};
 
@@ -71,7 +71,7 @@ impl<R: Figure> Report<R> {
             .map(|(id, rows)| Group {
                 heading: format!("{id}: {}", rows[0].subject().title),
                 bars: self.bars(&rows),
-                noise: self.noise,
+                band: self.tie_band(),
                 empty: "no ratio".to_string(),
             })
             .filter(|g| !g.bars.is_empty())

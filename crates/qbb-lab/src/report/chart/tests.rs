@@ -20,7 +20,7 @@ fn bar(implementation: &str, ratio: f64, interval: Option<[f64; 2]>, inherited: 
 
 /// A benchmark like nibble-add: scalar a hundredth of the baseline, the SIMD tiers hundreds of
 /// times faster, several bars within a few per cent of each other.
-fn crowded_group(heading: &str, noise: Option<f64>) -> Group {
+fn crowded_group(heading: &str, band: Option<TieBand>) -> Group {
     Group {
         heading: heading.to_string(),
         bars: vec![
@@ -33,7 +33,7 @@ fn crowded_group(heading: &str, noise: Option<f64>) -> Group {
             bar("avx512", 1480.0, Some([1400.0, 1560.0]), false),
             bar("portable", 231.5, None, true),
         ],
-        noise,
+        band,
         empty: String::new(),
     }
 }
@@ -65,15 +65,21 @@ fn charts() -> Vec<BarChart> {
             heading: "amd-epyc-f23m1: AMD EPYC, family 23, model 1; rustc 1.97.0, 2026-11-25"
                 .to_string(),
             bars: Vec::new(),
-            noise: Some(0.03),
+            band: Some(TieBand::NoiseFloor(0.03)),
             empty: "not measured in this report".to_string(),
         };
         all.push(BarChart {
             title: "nibble-add: SWAR nibble add, on every machine with a report".to_string(),
             caption: long.to_string(),
             groups: vec![
-                crowded_group("amd-epyc-f26m2: AMD EPYC, family 26, model 2", Some(0.0095)),
-                crowded_group("amd-epyc-f25m1: AMD EPYC, family 25, model 1", Some(0.29)),
+                crowded_group(
+                    "amd-epyc-f26m2: AMD EPYC, family 26, model 2",
+                    Some(TieBand::Margin(0.01)),
+                ),
+                crowded_group(
+                    "amd-epyc-f25m1: AMD EPYC, family 25, model 1",
+                    Some(TieBand::NoiseFloor(0.29)),
+                ),
                 empty,
             ],
             footer: long.repeat(2),
@@ -95,7 +101,7 @@ fn charts() -> Vec<BarChart> {
                     Group {
                         heading: format!("benchmark-{g}: a routine"),
                         bars,
-                        noise: Some(0.05 * seed as f64),
+                        band: Some(TieBand::NoiseFloor(0.05 * seed as f64)),
                         empty: String::new(),
                     }
                 })
