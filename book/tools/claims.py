@@ -15,9 +15,9 @@ reports/ (by default the book's machine, the one its generated tables come from)
 another benchmark's row, `BENCHMARK/IMPLEMENTATION`. The check reads
 that machine's results.json. Where both rows were timed in turns, A against B is the median of
 the turns' ratios with the sign test's 95 % interval, as the lab computes speed-ups
-(benches/src/estimate.rs): faster when the interval lies wholly above 1, slower when wholly below,
-a tie otherwise. Rows without turns compare their medians, and a difference within the run's
-noise floor is a tie.
+(benches/src/estimate.rs): faster when the interval lies wholly above 1 by more than the report's
+tie margin (`tie_margin`, 1 %), slower when wholly below it by more, a tie otherwise. Rows without
+turns compare their medians, and a difference within the run's noise floor is a tie.
 
 A paragraph of a technique chapter (or of the dispatch, representations, results, story, adding
 a backend and NEON pages) that uses a comparative word and carries no marker is a problem too:
@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 
 from gen.machines import shown_machine
-from gen.measurements import paired_interval, quiet_times
+from gen.measurements import interval_standing, paired_interval, quiet_times, tie_margin
 
 RELATIONS = ("faster", "slower", "ties", "level", "no-slower", "fastest", "slowest")
 LEVEL = 0.03
@@ -95,7 +95,8 @@ def compare(report, a, b):
     """'faster', 'slower' or 'ties': row `a` against row `b` of one benchmark."""
     low, ratio, high = speedup(a, b)
     if low != high:
-        return "faster" if low > 1 else "slower" if high < 1 else "ties"
+        standing = interval_standing(low, high, tie_margin(report))
+        return {1: "faster", -1: "slower", 0: "ties"}[standing]
     floor = noise_floor(report)
     if max(ratio, 1 / ratio) - 1 <= floor:  # the floor is a gap: slower over faster, less 1
         return "ties"

@@ -4,7 +4,8 @@ The chapters show one machine's tables; this is the others beside it, in one tab
 group, folded: per benchmark and implementation, the speed-up over that machine's baseline for the
 benchmark (the baseline's own cell says which it is), a tie with the baseline marked. A tie is
 decided as the machine's own tables decide it: by the row's paired 95 % interval
-(`speedup_interval`) where the report timed in turns, else by the run's noise floor.
+(`speedup_interval`) and the report's tie margin where the report timed in turns, else by the
+run's noise floor.
 
 Usage: other_machines.py OUT_DIR REPORT_DIR...
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from chapter_model import GROUPS
 from gen.inputs import write
+from gen.measurements import against_one, interval_tie_text, tie_margin
 
 ORDER = ("scalar", "swar", "scalar-v3", "swar-v3", "sse2", "avx2", "avx512", "portable")
 TIE = "≈"
@@ -44,15 +46,6 @@ def noise_floor(report):
     return float(noise) if isinstance(noise, (int, float)) else 0.0
 
 
-def standing(row, noise):
-    """1 above the baseline, 0 a tie, -1 below: by the row's interval, else the noise floor."""
-    if row.get("speedup_interval"):
-        low, high = row["speedup_interval"]
-        return 1 if low > 1 else -1 if high < 1 else 0
-    ratio = row["speedup_vs_baseline"]
-    return 1 if ratio > 1 + noise else 0 if ratio * (1 + noise) >= 1 else -1
-
-
 def ratio_text(r):
     if r >= 10:
         return f"{r:.0f}×"
@@ -69,14 +62,14 @@ def cell(row, report):
     if row["backend"] == row.get("baseline"):
         return "1 (baseline)"
     text = ratio_text(row["speedup_vs_baseline"])
-    if standing(row, noise_floor(report)) == 0:
+    if against_one(row, noise_floor(report), tie_margin(report)) == 0:
         text += f" {TIE}"
     return text
 
 
 def tie_rule(report):
     if any(r.get("speedup_interval") for r in report["results"]):
-        return "the row's paired 95 % interval includes 1"
+        return f"the row's paired 95 % interval {interval_tie_text(report)}"
     return f"the row lies within the run's noise floor, {noise_floor(report) * 100:.1f} %"
 
 

@@ -13,7 +13,8 @@ sys.dont_write_bytecode = True  # no __pycache__ beside the tools
 
 from gen.formatting import (decimals_by_magnitude, format_fraction, format_noise,  # noqa: E402
                             format_ratio, format_speedup)
-from gen.measurements import against_one, fastest_text, tied_fastest  # noqa: E402
+from gen.measurements import (against_one, fastest_text, interval_standing,  # noqa: E402
+                              interval_tie_text, tie_margin, tied_fastest)
 from gen.model_checks import on_core_sides  # noqa: E402
 from gen.verdicts import verdict  # noqa: E402
 
@@ -51,6 +52,22 @@ class AgainstOne(unittest.TestCase):
         self.assertEqual(against_one({"speedup_vs_baseline": 1.01}, 0.02), 0)
         self.assertEqual(against_one({"speedup_vs_baseline": 0.99}, 0.02), 0)
         self.assertEqual(against_one({"speedup_vs_baseline": 0.95}, 0.02), -1)
+
+    def test_an_interval_clear_of_one_by_less_than_the_margin_is_a_tie(self):
+        narrow = {"speedup_interval": [1.001, 1.017]}
+        self.assertEqual(against_one(narrow, 0.0), 1)
+        self.assertEqual(against_one(narrow, 0.0, 0.01), 0)
+        self.assertEqual(against_one({"speedup_interval": [0.97, 0.995]}, 0.0, 0.01), 0)
+        self.assertEqual(against_one({"speedup_interval": [1.011, 1.03]}, 0.0, 0.01), 1)
+        self.assertEqual(against_one({"speedup_interval": [0.95, 0.989]}, 0.0, 0.01), -1)
+
+    def test_the_margin_is_the_reports_and_the_same_either_side_on_a_log_axis(self):
+        self.assertEqual(tie_margin({"tie_margin": 0.01}), 0.01)
+        self.assertEqual(tie_margin({}), 0.0)
+        self.assertEqual(interval_standing(0.9, 1 / 1.01 + 1e-9, 0.01), 0)
+        self.assertEqual(interval_standing(0.9, 0.99, 0.01), -1)
+        self.assertEqual(interval_tie_text({"tie_margin": 0.01}), "reaches within 1 % of 1")
+        self.assertEqual(interval_tie_text({}), "includes 1")
 
     def test_a_ratio_exactly_at_the_floor_is_still_a_tie(self):
         self.assertEqual(against_one({"speedup_vs_baseline": 1.25}, 0.25), 0)
@@ -105,11 +122,21 @@ class Verdict(unittest.TestCase):
                 + self.bench("hash", "scalar-v3", "avx512", 0.5, speedup_interval=[0.45, 0.55]))
         text = verdict(self.report(rows, 0.01), "source")
         self.assertIn("- **SIMD beats the baseline: the speed-up's 95 % interval lies above 1** (1): "
-                      "`flip` (avx2, 2.0× over swar).", text)
+                      "`flip` (avx2, 2.00× over swar).", text)
         self.assertIn("- **SIMD ties with the baseline: the interval includes 1** (1): "
-                      "`piece-at` (sse2, 1.0× over scalar).", text)
+                      "`piece-at` (sse2, 1.010× over scalar).", text)
         self.assertIn("- **The baseline beats every SIMD backend** (1): "
-                      "`hash` (avx512, 0.50× over scalar-v3).", text)
+                      "`hash` (avx512, 0.500× over scalar-v3).", text)
+
+    def test_paired_rows_within_the_reports_margin_tie(self):
+        rows = (self.bench("flip", "swar", "avx2", 1.009, speedup_interval=[1.001, 1.017])
+                + self.bench("hash", "scalar", "sse2", 1.02, speedup_interval=[1.015, 1.03]))
+        report = {**self.report(rows, 0.01), "tie_margin": 0.01}
+        text = verdict(report, "source")
+        self.assertIn("- **SIMD beats the baseline: the speed-up's 95 % interval lies above 1.01** "
+                      "(1): `hash` (sse2, 1.02× over scalar).", text)
+        self.assertIn("- **SIMD ties with the baseline: the interval reaches within 1 % of 1** (1): "
+                      "`flip` (avx2, 1.01× over swar).", text)
 
     def test_unpaired_rows_tie_within_the_noise_floor(self):
         rows = (self.bench("flip", "swar", "avx2", 1.04)

@@ -77,12 +77,32 @@ def is_paired(report):
     return any(r.get("speedup_interval") for r in report["results"])
 
 
-def against_one(row, noise):
+def tie_margin(report):
+    """How near 1 a paired interval may reach and still be a tie, as the report records it
+    (`tie_margin`, the lab's `estimate::TIE_MARGIN`); 0, an interval that includes 1, in a report
+    written before the lab had a margin."""
+    return float(report.get("tie_margin") or 0.0)
+
+
+def interval_tie_text(report):
+    """What makes a paired interval a tie in `report`, after "the interval": "reaches within 1 % of
+    1" (or "includes 1", where the report has no margin)."""
+    margin = tie_margin(report)
+    return f"reaches within {margin * 100:g} % of 1" if margin else "includes 1"
+
+
+def interval_standing(low, high, margin):
+    """1 when the whole interval lies above 1 + margin, -1 when it lies below 1 / (1 + margin),
+    0 a tie: the lab's rule (`Interval::verdict_within`, benches/src/estimate.rs)."""
+    return 1 if low > 1 + margin else -1 if high * (1 + margin) < 1 else 0
+
+
+def against_one(row, noise, margin=0.0):
     """Where a row's speed-up over its baseline stands: 1 above, 0 a tie, -1 below; by its
-    interval where it has one, else against the noise floor."""
+    interval and the tie margin where it has one, else against the noise floor."""
     if row.get("speedup_interval"):
         low, high = row["speedup_interval"]
-        return 1 if low > 1 else -1 if high < 1 else 0
+        return interval_standing(low, high, margin)
     ratio = row["speedup_vs_baseline"]
     return 1 if ratio > 1 + noise else 0 if ratio * (1 + noise) >= 1 else -1
 

@@ -9,6 +9,21 @@ from .inputs import HEADER, read_json
 from .model_comparison import median
 
 
+def flipped(a, has_intervals):
+    """The verdicts that changed sides between the runs, by the tie margin the run had; beside
+    them, those that did with no margin, or that the run had none."""
+    count = str(len(a["verdict_changes"]))
+    if not has_intervals:
+        return count
+    margin = a.get("tie_margin") or 0.0
+    if not margin:
+        return f"{count} (no margin)"
+    without = a.get("verdict_changes_without_margin")
+    if without is None or len(without) == len(a["verdict_changes"]):
+        return count
+    return f"{count} ({len(without)} with no margin)"
+
+
 def agreement_table(reports_root):
     """How far the ratios moved when the whole job ran twice, on every machine that has a repeated
     run: with the timer before pairing (the report's `unpaired/` folder) and with the lab's timer
@@ -27,11 +42,11 @@ def agreement_table(reports_root):
     text += ("| machine | timer | ratios | median | 90th pct. | largest | verdicts flipped | "
              "to or from a tie |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
     for machine, before, after in machines:
-        for name, a in [("before pairing", before), ("the lab's", after)]:
+        for name, a, paired in [("before pairing", before, False), ("the lab's", after, True)]:
             if a is not None:
                 text += (f"| `{machine}` | {name} | {a['ratios']} | {a['median'] * 100:.1f} % | "
                          f"{a['p90'] * 100:.1f} % | {a['max'] * 100:.1f} % | "
-                         f"{len(a['verdict_changes'])} | {a['tie_changes']} |\n")
+                         f"{flipped(a, paired)} | {a['tie_changes']} |\n")
     widest = lambda a: (f"{a['max'] * 100:.1f} % (`{a['widest'][0]['benchmark']}` on "
                         f"{a['widest'][0]['backend']}: {format_ratio(a['widest'][0]['first'])}× "
                         f"then {format_ratio(a['widest'][0]['other'])}×)")
@@ -47,8 +62,9 @@ def agreement_table(reports_root):
              "pairing*: a speed-up is the ratio of two medians over the run, each loop in one "
              "placement; *the lab's*: the median of the ratios of the quietest third of the "
              "turns, four placements of each loop, turns until every interval is within ±2 %. A "
-             "verdict is a speed-up over the baseline above 1 or below it by its interval (the "
-             "timer before pairing had no intervals: no verdict of it is counted). The lab's "
+             "verdict is a speed-up over the baseline above 1 or below it by its interval, by "
+             "more than the tie margin where the run had one (the timer before pairing had no "
+             "intervals: no verdict of it is counted). The lab's "
              "runs are each report's own (`qbb compare --repeat 2`); the others are two runs of "
              "the timer before pairing compared by `qbb report --agree-with` "
              "(`reports/pairing-check.sh MACHINE`).\n")

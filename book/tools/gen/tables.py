@@ -14,8 +14,8 @@ from .formatting import (and_list, format_fraction, format_ipc, format_noise,
                          format_ns, format_ratio, format_speedup)
 from .inputs import HEADER, OUT, read_json, write
 from .measurements import (COUNTED_ANOTHER_COPY, by_benchmark, counted_another_copy, fastest_text,
-                           instructions_of, ipc_of, is_fair, is_paired, per_call, tied_fastest,
-                           timed, unmeasured_line)
+                           instructions_of, interval_tie_text, ipc_of, is_fair, is_paired, per_call,
+                           tied_fastest, timed, unmeasured_line)
 
 
 def code_cell(row, reasons):
@@ -114,8 +114,8 @@ def benchmark_table(rows, report, counts):
     if baseline:
         notes += f"*° The baseline: `{baseline}`, the fastest scalar-class implementation here.*\n"
     if len(tied) > 1:
-        rule = ("their paired interval with the fastest includes 1" if is_paired(report)
-                else "within the noise floor")
+        rule = (f"their paired interval with the fastest {interval_tie_text(report)}"
+                if is_paired(report) else "within the noise floor")
         notes += f"*In bold, tied ({rule}): {and_list(ordered(tied))}.*\n"
     notes += "".join(f"*{reason}.*\n" for reason in reasons)
     if other_copy:
@@ -180,7 +180,8 @@ def noise_line(report):
         return (
             "Each speed-up is the median of ratios taken within turns (every implementation timed "
             "once per turn, in each of four placements of its loop), with a 95 % interval; a time "
-            "whose paired interval with the fastest includes 1 is a tie, in bold with it." + floor
+            f"whose paired interval with the fastest {interval_tie_text(report)} is a tie, in bold "
+            "with it." + floor
         )
     if noise is None:
         return "This run timed no routine twice, so it has no noise floor: only the fastest time is in bold."
@@ -310,7 +311,7 @@ def overview_table(report, source):
         if is_paired(report):
             how = ("the median over the run's turns of the baseline's time divided by the "
                    "implementation's in the same turn")
-            tie = "every implementation whose paired interval with it includes 1"
+            tie = f"every implementation whose paired interval with it {interval_tie_text(report)}"
         else:
             how = "the baseline's median divided by the implementation's"
             tie = ("every implementation within the run's noise floor "

@@ -12,8 +12,9 @@ from .formatting import (and_list, format_fraction, format_ipc, format_noise, fo
                          format_speedup)
 from .inputs import HEADER, REPO, read_json
 from .measurements import (against_one, by_benchmark, counted_another_copy, inherited_from,
-                           instructions_of, ipc_of, is_fair, is_paired, paired_interval, per_call,
-                           quiet_times, tied_fastest, timed)
+                           instructions_of, interval_standing, interval_tie_text, ipc_of, is_fair,
+                           is_paired, paired_interval, per_call, quiet_times, tie_margin,
+                           tied_fastest, timed)
 
 
 def verdict(report, source):
@@ -34,12 +35,14 @@ def verdict(report, source):
         if not simd:
             continue
         best = max(simd, key=lambda r: r["speedup_vs_baseline"])
-        ratio = best["speedup_vs_baseline"]
-        item = f"`{bench}` ({best['backend']}, {format_ratio(ratio)}× over {baseline})"
-        {1: wins, 0: ties, -1: losses}[against_one(best, noise)].append(item)
+        speedup = speedup_text(best, "speedup_vs_baseline")
+        item = f"`{bench}` ({best['backend']}, {speedup}× over {baseline})"
+        {1: wins, 0: ties, -1: losses}[against_one(best, noise, tie_margin(report))].append(item)
     if is_paired(report):
-        titles = ["SIMD beats the baseline: the speed-up's 95 % interval lies above 1",
-                  "SIMD ties with the baseline: the interval includes 1"]
+        margin = tie_margin(report)
+        above = f"{1 + margin:g}" if margin else "1"
+        titles = [f"SIMD beats the baseline: the speed-up's 95 % interval lies above {above}",
+                  f"SIMD ties with the baseline: the interval {interval_tie_text(report)}"]
     else:
         noise_text = (f"the noise floor, {format_noise(noise)}" if report.get("noise") is not None
                       else "the noise floor (none measured)")
@@ -165,13 +168,15 @@ def benchmark_verdict(bench, rows, report, counts):
     paired = fair and is_paired(report)
     if ties:
         tie = "ties" if len(ties) == 1 else "tie"
-        how = ("its paired interval includes 1" if len(ties) == 1 else
-               "their paired intervals include 1") if paired else (
+        reach = interval_tie_text(report)
+        plural = reach.replace("reaches", "reach").replace("includes", "include")
+        how = (f"its paired interval {reach}" if len(ties) == 1 else
+               f"their paired intervals {plural}") if paired else (
             f"within the run's noise floor of {format_noise(noise)}")
         text += f" {and_list(item(r) for r in ties)} {tie} with it: {how}."
     rest = [r for r in fastest[1:] if r not in ties and r["backend"] != reference]
     if fair:
-        standing = {r["backend"]: against_one(r, noise) for r in rest}
+        standing = {r["backend"]: against_one(r, noise, tie_margin(report)) for r in rest}
     else:
         standing = {r["backend"]: 1 if r[key] > 1 + noise else 0 if r[key] * (1 + noise) >= 1
                     else -1 for r in rest}
@@ -181,7 +186,8 @@ def benchmark_verdict(bench, rows, report, counts):
     if faster:
         text += f" Then {and_list(item(r) for r in faster)}."
     if level:
-        within = " (the interval includes 1)" if paired else " within the noise floor" if noise else ""
+        within = (f" (the interval {interval_tie_text(report)})" if paired
+                  else " within the noise floor" if noise else "")
         text += f" Level with {short}{within}: {and_list(item(r) for r in level)}."
     if slower:
         than = "it" if best["backend"] == reference else short
@@ -232,7 +238,7 @@ def fastest_among(report, rows, names):
         interval = (paired_interval(best_turns, turns)
                     if turns and best_turns and len(turns) == len(best_turns) else None)
         if interval is not None:
-            return interval[0] <= 1 <= interval[2]
+            return interval_standing(interval[0], interval[2], tie_margin(report)) == 0
         return r["ns_per_op"] <= best["ns_per_op"] * (1 + noise)
 
     return {r["backend"] for r in rows if r is best or ties(r)}

@@ -443,6 +443,12 @@ fn noise_text(noise: Option<f64>, paired: bool) -> String {
     }
 }
 
+/// Whether the figures come from each benchmark's quiet turns (every run since they were
+/// introduced; the turns of a report made before are all counted).
+fn has_quiet_turns(results: &Results) -> bool {
+    results.results.iter().any(|r| !r.quiet_turns.is_empty())
+}
+
 /// The tie margin as the pages say it: `1 %`.
 fn margin_text() -> String {
     format!("{} %", qbb_benches::estimate::TIE_MARGIN * 100.0)
@@ -461,6 +467,16 @@ fn method_text(results: &Results) -> String {
     }
     let turns = results.results.iter().map(|r| r.turn_ns.len());
     let (fewest, most) = (turns.clone().min().unwrap_or(0), turns.max().unwrap_or(0));
+    if !has_quiet_turns(results) {
+        return format!(
+            "The benchmarks were timed in turns, {fewest} to {most} per benchmark (until every \
+             speed-up's interval was within ±2 % or the benchmark's time was spent): in each \
+             turn every implementation ran once in each of the {PLACEMENTS} placements of its \
+             loop, in a shuffled order, and a turn's time is the median over the placements. A \
+             cell's time is the median over the turns, and its speed-up the median of the turns' \
+             ratios, with a 95 % interval in `results.json`."
+        );
+    }
     format!(
         "The benchmarks were timed together in turns, a turn of each in every round, {fewest} to \
          {most} per benchmark (until every speed-up's interval was within ±2 % or the \
@@ -586,7 +602,14 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
     }
     page.push('\n');
     page.push_str(&results.table().markdown());
-    page.push_str(if is_paired(results) {
+    page.push_str(if is_paired(results) && !has_quiet_turns(results) {
+        "\nEach turn's time, each placement's and each speed-up's interval are in `results.json` \
+         (`turn_ns`, `placement_ns`, `speedup_interval`); the fastest and slowest turn are \
+         `ns_min` and `ns_max`. The charts draw each speed-up over the baseline on a log axis, \
+         its interval as a whisker and the ties' margin as a band around 1×: a whisker that \
+         reaches into the band is a tie. The machine may be shared: quote ratios between \
+         backends of one run rather than absolute times.\n"
+    } else if is_paired(results) {
         "\nEach turn's time, the quiet turns, each placement's time and each speed-up's \
          interval are in `results.json` (`turn_ns`, `quiet_turns`, `placement_ns`, \
          `speedup_interval`); the fastest and slowest quiet turn are `ns_min` and `ns_max`. The \
@@ -644,6 +667,30 @@ mod tests {
         assert!(wide.contains("this run timed its avx512 copy"), "{wide}");
         let narrow = markdown_page(&results::tests::timed_and_counted(false), false);
         assert!(!narrow.contains("another copy") && !narrow.contains("counted_another_copy"));
+    }
+
+    #[test]
+    fn the_page_describes_the_method_its_report_was_timed_with() {
+        let mut results = sample();
+        for row in &mut results.results {
+            row.turn_ns = vec![row.ns_per_op; 8];
+        }
+        results.add_paired_estimates();
+        let all_turns = markdown_page(&results, false);
+        assert_contains_all(
+            &all_turns,
+            &[
+                "A cell's time is the median over the turns",
+                "reaches within 1 % of 1",
+                "the ties' margin as a band",
+            ],
+        );
+        assert!(!all_turns.contains("quiet"), "{all_turns}");
+        for row in &mut results.results {
+            row.quiet_turns = (0..8).collect();
+        }
+        let quiet = markdown_page(&results, false);
+        assert_contains_all(&quiet, &["quietest third of the turns", "`quiet_turns`"]);
     }
 
     #[test]
