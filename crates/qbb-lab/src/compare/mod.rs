@@ -443,6 +443,10 @@ fn noise_text(noise: Option<f64>, paired: bool) -> String {
     }
 }
 
+/// How the charts of a report with intervals draw them and the ties.
+const TIE_BAND_TEXT: &str = "with its interval as a whisker and the ties' margin as a band around \
+                             1×: a whisker that reaches into the band is a tie.";
+
 /// Whether the figures come from each benchmark's quiet turns (every run since they were
 /// introduced; the turns of a report made before are all counted).
 fn has_quiet_turns(results: &Results) -> bool {
@@ -602,27 +606,32 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
     }
     page.push('\n');
     page.push_str(&results.table().markdown());
-    page.push_str(if is_paired(results) && !has_quiet_turns(results) {
-        "\nEach turn's time, each placement's and each speed-up's interval are in `results.json` \
-         (`turn_ns`, `placement_ns`, `speedup_interval`); the fastest and slowest turn are \
-         `ns_min` and `ns_max`. The charts draw each speed-up over the baseline on a log axis, \
-         its interval as a whisker and the ties' margin as a band around 1×: a whisker that \
-         reaches into the band is a tie. The machine may be shared: quote ratios between \
-         backends of one run rather than absolute times.\n"
-    } else if is_paired(results) {
-        "\nEach turn's time, the quiet turns, each placement's time and each speed-up's \
-         interval are in `results.json` (`turn_ns`, `quiet_turns`, `placement_ns`, \
-         `speedup_interval`); the fastest and slowest quiet turn are `ns_min` and `ns_max`. The \
-         charts draw each speed-up over the baseline on a log axis, its interval as a whisker \
-         and the ties' margin as a band around 1×: a whisker that reaches into the band is a \
-         tie. The machine may be shared: quote ratios between backends of one run rather than \
-         absolute times.\n"
+    let (kept, charts) = if !is_paired(results) {
+        (
+            "The fastest and slowest sample of each cell are in `results.json` (`ns_min`, \
+             `ns_max`).",
+            "and the run's noise floor as a band around 1×.",
+        )
+    } else if !has_quiet_turns(results) {
+        (
+            "Each turn's time, each placement's and each speed-up's interval are in \
+             `results.json` (`turn_ns`, `placement_ns`, `speedup_interval`); the fastest and \
+             slowest turn are `ns_min` and `ns_max`.",
+            TIE_BAND_TEXT,
+        )
     } else {
-        "\nThe fastest and slowest sample of each cell are in `results.json` (`ns_min`, \
-         `ns_max`). The charts draw each speed-up over the baseline on a log axis and the run's \
-         noise floor as a band around 1×. The machine may be shared: quote \
-         ratios between backends of one run rather than absolute times.\n"
-    });
+        (
+            "Each turn's time, the quiet turns, each placement's time and each speed-up's \
+             interval are in `results.json` (`turn_ns`, `quiet_turns`, `placement_ns`, \
+             `speedup_interval`); the fastest and slowest quiet turn are `ns_min` and `ns_max`.",
+            TIE_BAND_TEXT,
+        )
+    };
+    page.push_str(&format!(
+        "\n{kept} The charts draw each speed-up over the baseline on a log axis {charts} The \
+         machine may be shared: quote ratios between backends of one run rather than absolute \
+         times.\n"
+    ));
     page.push_str(&counts_of_another_copy(results));
     page.push_str(&fair_and_naive(results));
     if has_overview {

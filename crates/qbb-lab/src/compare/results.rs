@@ -6,8 +6,8 @@
 //! its loop) and in each placement. Its speed-up over the baseline is then the median of the
 //! turns' ratios, with an interval ([`qbb_benches::estimate`]), and it ties with the row's
 //! fastest cell when the interval of their ratio reaches within the margin of 1
-//! ([`estimate::TIE_MARGIN`]). A row read back from criterion has
-//! no turns: its speed-up is the ratio of the medians, and the run's noise floor decides ties.
+//! ([`estimate::TIE_MARGIN`]). A row read back from criterion has no turns: its speed-up is the
+//! ratio of the medians, and the run's noise floor decides ties.
 
 use std::collections::BTreeMap;
 

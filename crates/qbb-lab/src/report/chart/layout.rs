@@ -339,8 +339,8 @@ fn legend(
         ));
     }
     let mut legends: Vec<String> = Vec::new();
-    for tie in chart.groups.iter().filter(|g| !g.bars.is_empty()) {
-        if let Some(text) = tie.band.map(TieBand::legend)
+    for group in chart.groups.iter().filter(|g| !g.bars.is_empty()) {
+        if let Some(text) = group.band.map(TieBand::legend)
             && !legends.contains(&text)
         {
             legends.push(text);

@@ -230,6 +230,15 @@ fn the_legend_is_at_the_top_and_names_every_implementation_and_pale_bars() {
         ]
     );
     assert!(legend[8].starts_with("pale: inherited"), "{legend:?}");
+    // One group shaded by the tie margin, one by its noise floor: the legend says both, once.
+    assert_eq!(
+        &legend[9..11],
+        [
+            "shaded: within 1 % of 1× (a whisker reaching in is a tie)",
+            "shaded: the run's noise floor"
+        ]
+    );
+    assert_eq!(legend[11], "whisker: 95 % interval");
     let bottom = layout.legend.iter().map(|(_, r)| r.y1).fold(0.0, f64::max);
     assert!(bottom < layout.plot.y0);
 }
