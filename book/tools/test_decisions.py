@@ -134,9 +134,9 @@ class Verdict(unittest.TestCase):
         report = {**self.report(rows, 0.01), "tie_margin": 0.01}
         text = verdict(report, "source")
         self.assertIn("- **SIMD beats the baseline: the speed-up's 95 % interval lies above 1.01** "
-                      "(1): `hash` (sse2, 1.02× over scalar).", text)
+                      "(1): `hash` (sse2, 1.020× over scalar).", text)
         self.assertIn("- **SIMD ties with the baseline: the interval reaches within 1 % of 1** (1): "
-                      "`flip` (avx2, 1.01× over swar).", text)
+                      "`flip` (avx2, 1.009× over swar).", text)
 
     def test_unpaired_rows_tie_within_the_noise_floor(self):
         rows = (self.bench("flip", "swar", "avx2", 1.04)
@@ -183,6 +183,12 @@ class Formatting(unittest.TestCase):
     def test_a_narrow_interval_gains_digits_until_its_bounds_differ(self):
         self.assertEqual(format_speedup(1.0486, [1.046, 1.0532]), "1.049× (1.046–1.053)")
         self.assertEqual(format_speedup(1.0002, [1.0001, 1.0003]), "1.0002× (1.0001–1.0003)")
+
+    def test_an_end_near_a_bound_of_the_ties_gets_the_decimals_that_place_it(self):
+        # 1.0056 prints as 1.01, the margin's bound, which it is below: one more decimal.
+        self.assertEqual(format_speedup(1.0166, [1.0056, 1.0243], 0.01), "1.017× (1.006–1.024)")
+        self.assertEqual(format_speedup(1.0166, [1.0056, 1.0243]), "1.02× (1.01–1.02)")
+        self.assertEqual(format_speedup(0.985, [0.9805, 0.9902], 0.01), "0.9850× (0.9805–0.9902)")
 
     def test_a_speed_up_keeps_no_more_decimals_than_the_report(self):
         self.assertEqual(format_speedup(0.005, [0.0049, 0.005]), "0.0050× (0.0049–0.0050)")

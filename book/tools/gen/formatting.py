@@ -38,13 +38,22 @@ def format_fraction(r):
     return f"{rounded:.{1 - math.floor(math.log10(rounded))}f}"
 
 
-def format_speedup(ratio, interval):
+def format_speedup(ratio, interval, margin=0.0):
     """A speed-up with its 95 % interval, `r× (low–high)`, the three to the same decimals: three
-    significant digits of the lower bound, one more while the two bounds would print alike, up to
-    the four decimals results.json keeps."""
+    significant digits of the lower bound, one more while the two bounds would print alike or an
+    end would print as a bound of the ties it is not (1, and 1 + margin and 1 / (1 + margin) where
+    the report has a tie margin), up to the four decimals results.json keeps."""
     low, high = interval
+    bounds = {1.0, 1 + margin, 1 / (1 + margin)}
     decimals = min(4, max(0, 2 - math.floor(math.log10(low)))) if low > 0 else 2
-    while decimals < 4 and f"{low:.{decimals}f}" == f"{high:.{decimals}f}":
+
+    def ambiguous(d):
+        alike = f"{low:.{d}f}" == f"{high:.{d}f}"
+        on_a_bound = any(f"{end:.{d}f}" == f"{bound:.{d}f}" and end != bound
+                         for end in (low, high) for bound in bounds)
+        return alike or on_a_bound
+
+    while decimals < 4 and ambiguous(decimals):
         decimals += 1
     return f"{ratio:.{decimals}f}× ({low:.{decimals}f}–{high:.{decimals}f})"
 

@@ -15,7 +15,7 @@ from .formatting import (and_list, format_fraction, format_ipc, format_noise,
 from .inputs import HEADER, OUT, read_json, write
 from .measurements import (COUNTED_ANOTHER_COPY, by_benchmark, counted_another_copy, fastest_text,
                            instructions_of, interval_tie_text, ipc_of, is_fair, is_paired, per_call,
-                           tied_fastest, timed, unmeasured_line)
+                           tie_margin, tied_fastest, timed, unmeasured_line)
 
 
 def code_cell(row, reasons):
@@ -56,7 +56,7 @@ def benchmark_table(rows, report, counts):
         interval = r.get("speedup_interval")
         if not interval:
             return f"{format_fraction(ratio)}×"
-        return format_speedup(ratio, interval)
+        return format_speedup(ratio, interval, tie_margin(report))
 
     def naive(r):
         if r["backend"] == "scalar":

@@ -35,7 +35,7 @@ def verdict(report, source):
         if not simd:
             continue
         best = max(simd, key=lambda r: r["speedup_vs_baseline"])
-        speedup = speedup_text(best, "speedup_vs_baseline")
+        speedup = speedup_text(best, "speedup_vs_baseline", tie_margin(report))
         item = f"`{bench}` ({best['backend']}, {speedup}× over {baseline})"
         {1: wins, 0: ties, -1: losses}[against_one(best, noise, tie_margin(report))].append(item)
     if is_paired(report):
@@ -118,11 +118,12 @@ def time_text(row):
     return f"{format_ns(row['ns_per_op'])} ns"
 
 
-def speedup_text(row, key):
-    """A row's ratio as the tables print it: with the decimals its interval needs to show it is
-    not 1 (1.0054, not 1.0), where the row has a paired interval; else as the lab prints ratios."""
+def speedup_text(row, key, margin):
+    """A row's ratio as the tables print it: with the decimals its interval needs to show where it
+    stands against 1 and the tie margin (1.0054, not 1.0), where the row has a paired interval;
+    else as the lab prints ratios."""
     if key == "speedup_vs_baseline" and row.get("speedup_interval"):
-        return format_speedup(row[key], row["speedup_interval"]).split("×")[0]
+        return format_speedup(row[key], row["speedup_interval"], margin).split("×")[0]
     return format_fraction(row[key]) if row[key] < 1 else format_ratio(row[key])
 
 
@@ -151,7 +152,7 @@ def benchmark_verdict(bench, rows, report, counts):
         whose = f", {source}'s code" if source else ""
         if r["backend"] == reference:
             return f"`{r['backend']}` ({short})"
-        return f"`{r['backend']}` ({speedup_text(r, key)}×{whose})"
+        return f"`{r['backend']}` ({speedup_text(r, key, tie_margin(report))}×{whose})"
 
     fastest = sorted(rows, key=lambda r: r["ns_per_op"])
     best = fastest[0]
@@ -163,7 +164,7 @@ def benchmark_verdict(bench, rows, report, counts):
     else:
         whose = f" (running {inherited_from(best)}'s code)" if inherited_from(best) else ""
         text = f"In `{bench}`, `{best['backend']}`{whose} is the fastest, at {time_text(best)} "
-        text += f"per call, {speedup_text(best, key)}× over {named}"
+        text += f"per call, {speedup_text(best, key, tie_margin(report))}× over {named}"
         text += f", which takes {time_text(ref)}." if ref else "."
     paired = fair and is_paired(report)
     if ties:
@@ -222,7 +223,7 @@ def machine_row(machine_id, report, bench):
                 f"{format_ratio(best['speedup_vs_scalar'])}× over scalar (naive) | – | {ties} |")
     baseline = best["baseline"]
     over = "is the baseline" if best["backend"] == baseline else (
-        f"{speedup_text(best, 'speedup_vs_baseline')}×")
+        f"{speedup_text(best, 'speedup_vs_baseline', tie_margin(report))}×")
     return f"| `{machine_id}` | {cpu} | `{best['backend']}` | {over} | `{baseline}` | {ties} |"
 
 
