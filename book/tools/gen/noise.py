@@ -10,8 +10,8 @@ from .model_comparison import median
 
 
 def flipped(a, has_intervals):
-    """The verdicts that changed sides between the runs, by the tie margin the run had; beside
-    them, those that did with no margin, or that the run had none."""
+    """How many verdicts changed sides between the runs, by the run's tie margin; in brackets, how
+    many did by the intervals alone where that differs, or "no margin" where the run had none."""
     count = str(len(a["verdict_changes"]))
     if not has_intervals:
         return count
