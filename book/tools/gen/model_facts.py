@@ -81,14 +81,13 @@ class ModelFacts:
                     "so these are the lab's only figures for it.")
         on = [f"`reports/{name}`" + (f" (`{cpu}`)" if cpu else "")
               for name, cpu in self.timed_avx512.items()]
-        return (
-            "◇ avx512 on a CPU no report has timed it on: a prediction only. "
-            + f"{and_list(on)} {'times' if len(on) == 1 else 'time'} the backend on real hardware"
-            + (f"; on `{'`, `'.join(sorted(self.measured_avx512))}` its cells carry no ◇, and "
-               "[predicted against measured](#avx-512-predicted-against-measured) sets "
-               + (f"`{self.machine_cpu}`'s" if self.machine_cpu in self.measured_avx512 else "them")
-               + " beside the timings"
-               + (" (each report's `model.md` does the same for its own)"
-                  if len(self.measured_avx512) > 1 else "")
-               + "." if self.measured_avx512 else ".")
-        )
+        text = ("◇ avx512 on a CPU no report has timed it on: a prediction only. "
+                f"{and_list(on)} {'times' if len(on) == 1 else 'time'} the backend on real hardware")
+        if not self.measured_avx512:
+            return text + "."
+        whose = f"`{self.machine_cpu}`'s" if self.machine_cpu in self.measured_avx512 else "them"
+        each = (" (each report's `model.md` does the same for its own)"
+                if len(self.measured_avx512) > 1 else "")
+        return (text + f"; on `{'`, `'.join(sorted(self.measured_avx512))}` its cells carry no ◇, "
+                "and [predicted against measured](#avx-512-predicted-against-measured) sets "
+                f"{whose} beside the timings{each}.")

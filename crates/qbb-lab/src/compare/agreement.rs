@@ -5,7 +5,7 @@
 use qbb_benches::estimate::{self, TIE_MARGIN, Verdict};
 
 use super::results::{Results, Row};
-use crate::report::{Agreement, RatioDifference, round4};
+use crate::report::{Agreement, RatioDifference, percent, round4};
 
 /// The references in order of preference: the first that every run timed is used.
 const REFERENCES: [&str; 4] = ["swar-v3", "scalar-v3", "swar", "scalar"];
@@ -146,8 +146,8 @@ pub fn describe(a: &Agreement) -> String {
     };
     let margin = if a.tie_margin > 0.0 {
         format!(
-            ", a tie being an interval within {} % of 1",
-            a.tie_margin * 100.0
+            ", a tie being an interval within {} of 1",
+            percent(a.tie_margin)
         )
     } else {
         String::new()

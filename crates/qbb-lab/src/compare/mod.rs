@@ -116,6 +116,8 @@ fn charts(args: &ChartsArgs) -> Result<ExitCode> {
         .iter()
         .map(|path| {
             let mut results = Results::read_json(path, "a results.json")?;
+            // Judged by the present rule, as `qbb report --json` judges a file.
+            results.add_paired_estimates();
             if results.noise.is_none() {
                 results.add_noise_floor();
             }
@@ -455,7 +457,7 @@ fn has_quiet_turns(results: &Results) -> bool {
 
 /// The tie margin as the pages say it: `1 %`.
 fn margin_text() -> String {
-    format!("{} %", qbb_benches::estimate::TIE_MARGIN * 100.0)
+    crate::report::percent(qbb_benches::estimate::TIE_MARGIN)
 }
 
 /// Whether the rows were timed in turns, with intervals (`qbb compare`; not criterion's).
@@ -681,10 +683,13 @@ mod tests {
     #[test]
     fn the_page_describes_the_method_its_report_was_timed_with() {
         let mut results = sample();
+        results.add_paired_estimates();
+        assert_eq!(results.tie_margin, None, "no intervals, no margin");
         for row in &mut results.results {
             row.turn_ns = vec![row.ns_per_op; 8];
         }
         results.add_paired_estimates();
+        assert_eq!(results.tie_margin, Some(qbb_benches::estimate::TIE_MARGIN));
         let all_turns = markdown_page(&results, false);
         assert_contains_all(
             &all_turns,

@@ -265,12 +265,14 @@ impl Results {
                 .filter(|r| r.subject.benchmark == id);
             for (row, (speedup, tie)) in rows.zip(estimates) {
                 if let Some(e) = speedup {
-                    self.tie_margin = Some(TIE_MARGIN);
                     row.speedup_vs_baseline = Some(round4(e.median));
                     row.speedup_interval = Some([round4(e.interval.low), round4(e.interval.high)]);
                 }
                 row.tied_with_fastest = tie;
             }
+        }
+        if self.results.iter().any(|r| r.speedup_interval.is_some()) {
+            self.tie_margin = Some(TIE_MARGIN);
         }
     }
 

@@ -28,6 +28,11 @@ use machine::Machine;
 pub(crate) use row::subject_and_ratio_fields;
 pub use row::{Against, Figure, Ratio, Subject, round4};
 
+/// A relative gap as the pages write it: 0.01 is `1 %`.
+pub fn percent(gap: f64) -> String {
+    format!("{} %", gap * 100.0)
+}
+
 /// The backend every ratio is taken against: it runs everywhere and is the plainest code.
 pub const REFERENCE: BackendKind = BackendKind::Scalar;
 

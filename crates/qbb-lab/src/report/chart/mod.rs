@@ -103,8 +103,8 @@ impl TieBand {
     pub fn legend(self) -> String {
         match self {
             TieBand::Margin(gap) => format!(
-                "shaded: within {} % of 1× (a whisker reaching in is a tie)",
-                gap * 100.0
+                "shaded: within {} of 1× (a whisker reaching in is a tie)",
+                crate::report::percent(gap)
             ),
             TieBand::NoiseFloor(_) => "shaded: the run's noise floor".to_string(),
         }
