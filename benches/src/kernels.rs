@@ -4,14 +4,36 @@
 //! [`qbb::with_backend!`], so the whole loop sits inside the backend's target-feature region and
 //! the routine inlines into it (a `#[target_feature]` function does not inline into a caller
 //! compiled without the feature). Every result goes through
-//! [`black_box`](std::hint::black_box), and so do the input slices once per pass, so the compiler
-//! can neither drop a call nor reuse the results of the previous pass.
+//! [`black_box`](std::hint::black_box) (by way of [`keep`]), and so do the input slices
+//! once per pass, so the compiler can neither drop a call nor reuse the results of the previous
+//! pass.
 
 use std::hint::black_box;
 
 use qbb::{Backend, Quad, Square};
 
 use crate::corpus::Corpus;
+
+/// Makes a throughput kernel's result observable, so that the call that made it cannot be
+/// dropped: results wider than 16 bytes at the start of a page of their own.
+///
+/// `black_box` stores its argument in a stack slot, and where a slot falls in its page moves from
+/// process to process with the randomised stack and the size of the environment. A wide store
+/// that crosses a 4 KiB page boundary is split into two page accesses and costs tens of cycles on
+/// some cores, so a process that drew such a slot timed a routine several times slower than the
+/// next process did (`reports/stack-check.sh` shows it). A result up to a page wide, written at
+/// the start of a page, crosses no boundary, and every run writes it to the same place.
+#[inline(always)]
+fn keep<T>(result: T) {
+    #[repr(C, align(4096))]
+    struct PageStart<T>(T);
+
+    if size_of::<T>() <= 16 {
+        black_box(result);
+    } else {
+        black_box(PageStart(result));
+    }
+}
 
 /// One timed loop over the corpus.
 pub trait Kernel {
@@ -45,7 +67,7 @@ macro_rules! throughput {
                     $( let $field = &black_box(&$corpus.$field[..])[..n]; )+
                     for i in 0..n {
                         $( let $var = &$field[i]; )+
-                        black_box($call);
+                        keep($call);
                     }
                 }
             }
