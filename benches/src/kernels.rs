@@ -15,7 +15,7 @@ use qbb::{Backend, Quad, Square};
 use crate::corpus::Corpus;
 
 /// Makes a throughput kernel's result observable, so that the call that made it cannot be
-/// dropped: results wider than 16 bytes at the start of a page of their own.
+/// dropped, at the start of a page of its own.
 ///
 /// `black_box` stores its argument in a stack slot, and where a slot falls in its page moves from
 /// process to process with the randomised stack and the size of the environment. A wide store
@@ -28,11 +28,7 @@ fn keep<T>(result: T) {
     #[repr(C, align(4096))]
     struct PageStart<T>(T);
 
-    if size_of::<T>() <= 16 {
-        black_box(result);
-    } else {
-        black_box(PageStart(result));
-    }
+    black_box(PageStart(result));
 }
 
 /// One timed loop over the corpus.
