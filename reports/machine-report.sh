@@ -3,10 +3,11 @@
 # which the portable backend needs, so that the timings, the instruction counts and the listings
 # the model reads all come from the same rustc (each file names it).
 #
-#   results.*       qbb compare --repeat 2: every routine on every backend and on the baselines
-#                   (scalar and swar, also built for x86-64-v3), ns and cycles per call (the core
-#                   clock is timed during the run), paired speed-ups over the baseline with their
-#                   intervals, the noise floor, and how far the ratios moved in a second run
+#   results.*       qbb compare: every routine on every backend and on the baselines (scalar
+#                   and swar, also built for x86-64-v3), ns and cycles per call (the core clock is
+#                   timed during the run), paired speed-ups over the baseline with their
+#                   intervals, the noise floor, and how far the ratios moved in a second run, a
+#                   process of its own (qbb report --agree-with), as a user's next run would be
 #   instructions.*  callgrind's counts of the same kernels (where valgrind runs); then results.*
 #                   again, with instructions per call and per cycle
 #   model.*         llvm-mca's prediction of every routine on several microarchitectures, and
@@ -36,11 +37,17 @@ step() { echo "machine-report: $*" >&2; }
 
 step "timing every routine (qbb compare)"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-lab compare --repeat 2 "${quick[@]}" 2> >(tee "$log" >&2)
+second=$(mktemp -d)
+trap 'rm -rf "$log" "$second"' EXIT
+lab compare "${quick[@]}" 2> >(tee "$log" >&2)
 dir=$(sed -n 's/^wrote [0-9]* files to \(.*\): results.json.*/\1/p' "$log" | tail -n1)
 [[ -n "$dir" ]] || { echo "machine-report: qbb compare did not say where it wrote" >&2; exit 1; }
 machine=$(basename "$dir")
+# Not `--repeat 2`: two runs in one process share its memory layout (where its stack and heap
+# lie), and the next run a user makes does not.
+step "the same job again in a new process, and how far its ratios moved"
+lab compare "${quick[@]}" --out "$second" >/dev/null
+lab report --json "$dir/results.json" --agree-with "$second/results.json" --out "$dir"
 
 if command -v valgrind >/dev/null; then
     gungraun=$(sed -n 's/^gungraun = .*"=\?\([0-9.]*\)".*/\1/p' benches/Cargo.toml)

@@ -24,6 +24,14 @@ def flipped(a, has_intervals):
     return f"{count} ({len(without)} with no margin)"
 
 
+def processes(a, before_pairing):
+    """The processes a repeated run ran in, as a word: recorded in the agreement since the lab
+    keeps it; before that, two for `reports/pairing-check.sh` (two `qbb compare` runs, always) and
+    one for a report's own (`qbb compare --repeat 2`)."""
+    count = a.get("processes") or (2 if before_pairing else 1)
+    return {1: "one", 2: "two"}.get(count, str(count))
+
+
 def agreement_table(reports_root):
     """How far the ratios moved when the whole job ran twice, on every machine that has a repeated
     run: with the timer before pairing (the report's `unpaired/` folder) and with the lab's timer
@@ -39,12 +47,14 @@ def agreement_table(reports_root):
         return ("*No report has a repeated run: `qbb compare --repeat 2` and "
                 "`reports/pairing-check.sh MACHINE` write them.*\n")
     text = HEADER.format(source="`reports/*/results.json` and `reports/*/unpaired/results.json`")
-    text += ("| machine | timer | ratios | median | 90th pct. | largest | verdicts flipped | "
-             "to or from a tie |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+    text += ("| machine | timer | processes | ratios | median | 90th pct. | largest | "
+             "verdicts flipped | to or from a tie |\n"
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
     for machine, before, after in machines:
         for name, a, paired in [("before pairing", before, False), ("the lab's", after, True)]:
             if a is not None:
-                text += (f"| `{machine}` | {name} | {a['ratios']} | {a['median'] * 100:.1f} % | "
+                text += (f"| `{machine}` | {name} | {processes(a, not paired)} | {a['ratios']} | "
+                         f"{a['median'] * 100:.1f} % | "
                          f"{a['p90'] * 100:.1f} % | {a['max'] * 100:.1f} % | "
                          f"{flipped(a, paired)} | {a['tie_changes']} |\n")
     widest = lambda a: (f"{a['max'] * 100:.1f} % (`{a['widest'][0]['benchmark']}` on "
@@ -65,9 +75,11 @@ def agreement_table(reports_root):
              "verdict is a speed-up over the baseline above 1 or below it by its interval, by "
              "more than the tie margin where the run had one (the timer before pairing had no "
              "intervals: no verdict of it is counted). The lab's "
-             "runs are each report's own (`qbb compare --repeat 2`); the others are two runs of "
-             "the timer before pairing compared by `qbb report --agree-with` "
-             "(`reports/pairing-check.sh MACHINE`).\n")
+             "runs are each report's own: two `qbb compare` runs, each in a process of its own, "
+             "compared by `qbb report --agree-with` (`reports/machine-report.sh`), or where the "
+             "processes column says one, the two runs of `qbb compare --repeat 2`, which share "
+             "one process's memory layout; the others are two runs of the timer before pairing, "
+             "two processes compared the same way (`reports/pairing-check.sh MACHINE`).\n")
     return text
 
 
@@ -175,5 +187,37 @@ def placement_check(path):
         f"{c['benchmark']}`, the builds alternating: the times are each side's best round, the gap "
         f"the median over the rounds of the two sides' ratio (a round times both in turns). "
         f"Commit {c['commit']}, {c['rustc']}; by `{c['command']}`.\n"
+    )
+    return text
+
+
+def stack_check(path):
+    """The check of where each result lands: one benchmark timed in processes whose stacks begin
+    16 bytes apart over a page, with the lab before results were kept at the start of a page and
+    with the lab since."""
+    command = "`reports/stack-check.sh <machine>`"
+    if path is None:
+        return f"*No report has a `stack.json` yet: {command} writes it.*\n"
+    c = read_json(path)
+    machine = path.parent.name
+    text = HEADER.format(source=f"`reports/{machine}/stack.json`")
+    text += ("| lab | fastest | median | slowest | runs over 1.5× the median | speed-up over "
+             "the baseline |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
+    for lab in c["labs"]:
+        low, high = lab["speedups"]
+        text += (f"| {lab['lab']} (commit {lab['commit']}) | {format_ns(lab['fastest_ns'])} ns | "
+                 f"{format_ns(lab['median_ns'])} ns | {format_ns(lab['slowest_ns'])} ns | "
+                 f"{lab['slow_runs']} of {len(lab['runs'])} | {format_ratio(low)}× to "
+                 f"{format_ratio(high)}× |\n")
+    first = c["labs"][0]
+    slow = [r["pad"] for r in first["runs"] if r["ns_per_op"] > 1.5 * first["median_ns"]]
+    where = (f" Before, the slow runs were those padded by {slow[0]} to {slow[-1]} bytes."
+             if slow else "")
+    text += (
+        f"\nMeasured on `{machine}`: `{c['benchmark']}` on {c['backend']}, nanoseconds per call, "
+        f"one `qbb compare --quick --bench {c['benchmark']} --backend {c['backend']}` per padding "
+        f"of the environment, from 0 to {first['runs'][-1]['pad']} bytes by {c['step_bytes']}, "
+        f"the two labs taking turns at each; the speed-up is each run's own, over its baseline."
+        f"{where} {c['rustc']}; by `{c['command']}`.\n"
     )
     return text

@@ -13,7 +13,7 @@ from .catalogue import BACKENDS, GROUPS
 from .dispatch import dispatch_cost, dispatch_table, perft_ipc, wall_cost, wall_table
 from .inputs import HEADER, OUT, REPO, read_json, required_json, write
 from .measurements import ipc_of, is_fair, not_measured, timed
-from .noise import agreement_table, load_table, placement_check, placement_spread
+from .noise import agreement_table, load_table, placement_check, placement_spread, stack_check
 from .perft import perft_attacks_table, perft_margins, perft_steps_table, perft_table, threads_table
 from .tables import (MeasuredReport, chapter_benchmarks, clock_line, conversions_table,
                      instructions_line, instructions_overview, machine_line, machine_table,
@@ -168,6 +168,8 @@ def write_engine_pages(measured, out):
     write(out / "placement-spread.md", placement_spread(report, report_dir))
     # What sets the noise floor: this machine's check, or the newest report that has one.
     write(out / "placement.md", placement_check(own_or_newest(report_dir, "placement.json")))
+    # Where each result lands: this machine's check, or the newest report that has one.
+    write(out / "stack.md", stack_check(own_or_newest(report_dir, "stack.json")))
     # The same race with every crate built for this CPU, where the machine's report has it.
     native_file = report_dir / "perft-native.json"
     if native_file.is_file():

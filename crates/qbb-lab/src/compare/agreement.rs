@@ -1,6 +1,6 @@
-//! `qbb compare --repeat N`: how well the runs of one command agree. Each ratio is taken against
-//! one fixed implementation (the raised SWAR code where it ran), not against each run's
-//! baseline, which may itself change from run to run.
+//! `qbb compare --repeat N` and `qbb report --agree-with`: how well runs of the same job agree.
+//! Each ratio is taken against one fixed implementation (the raised SWAR code where it ran), not
+//! against each run's baseline, which may itself change from run to run.
 
 use qbb_benches::estimate::{self, TIE_MARGIN, Verdict};
 
@@ -13,8 +13,9 @@ const REFERENCES: [&str; 4] = ["swar-v3", "scalar-v3", "swar", "scalar"];
 /// How many of the widest differences are kept.
 const WIDEST: usize = 5;
 
-/// The agreement of `first` with every run in `others` (each timed the same benchmarks).
-pub fn agreement(first: &Results, others: &[Results]) -> Option<Agreement> {
+/// The agreement of `first` with every run in `others` (each timed the same benchmarks), all
+/// timed in `processes` processes.
+pub fn agreement(first: &Results, others: &[Results], processes: usize) -> Option<Agreement> {
     let reference = REFERENCES
         .into_iter()
         .find(|name| first.results.iter().any(|r| r.subject.backend == *name))?;
@@ -56,6 +57,7 @@ pub fn agreement(first: &Results, others: &[Results]) -> Option<Agreement> {
     gaps.reverse();
     Some(Agreement {
         runs: 1 + others.len(),
+        processes: Some(processes),
         reference: reference.to_string(),
         ratios: gaps.len(),
         median: round4(estimate::median(&mut gaps.clone())),
@@ -158,8 +160,13 @@ pub fn describe(a: &Agreement) -> String {
         }
         _ => String::new(),
     };
+    let processes = match a.processes {
+        Some(1) => " in one process",
+        Some(_) => ", each in a process of its own",
+        None => "",
+    };
     format!(
-        "{} runs: the {} ratios against {} differed by {:.1} % at the median, {:.1} % at the \
+        "{} runs{processes}: the {} ratios against {} differed by {:.1} % at the median, {:.1} % at the \
          90th percentile and {:.1} % at most; {verdicts} ({} moved between a tie and a win or \
          loss{margin}{without})",
         a.runs,
@@ -213,7 +220,7 @@ mod tests {
 
     #[test]
     fn runs_that_agree_differ_by_nothing() {
-        let a = agreement(&run(1.0), &[run(1.0)]).unwrap();
+        let a = agreement(&run(1.0), &[run(1.0)], 1).unwrap();
         assert_eq!((a.runs, a.reference.as_str(), a.ratios), (2, "swar-v3", 3));
         assert_eq!((a.median, a.p90, a.max), (0.0, 0.0, 0.0));
         assert!(a.verdict_changes.is_empty());
@@ -223,7 +230,7 @@ mod tests {
     #[test]
     fn a_ratio_that_moved_and_a_verdict_that_flipped_are_reported() {
         // avx2's flip: 2.0x over swar-v3 in the first run, 0.8x in the second.
-        let a = agreement(&run(1.0), &[run(2.5)]).unwrap();
+        let a = agreement(&run(1.0), &[run(2.5)], 1).unwrap();
         assert_eq!(a.max, 1.5);
         assert_eq!(a.widest[0].backend, "avx2");
         assert_eq!((a.widest[0].first, a.widest[0].other), (1.9901, 0.796));
@@ -245,8 +252,11 @@ mod tests {
         let a = agreement(
             &run_wobbling(2.0 / 1.005, 1.0),
             &[run_wobbling(2.0 / 0.995, 1.0)],
+            2,
         )
         .unwrap();
+        assert_eq!(a.processes, Some(2));
+        assert!(describe(&a).starts_with("2 runs, each in a process of its own:"));
         assert_eq!(a.tie_margin, TIE_MARGIN);
         assert!(a.verdict_changes.is_empty());
         assert_eq!(a.tie_changes, 0);

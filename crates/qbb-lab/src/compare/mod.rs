@@ -189,7 +189,7 @@ fn compare(args: &CompareArgs) -> Result<ExitCode> {
         .collect::<Result<Vec<Results>>>()?;
     let mut results = runs.remove(0);
     if !runs.is_empty() {
-        results.agreement = agreement::agreement(&results, &runs);
+        results.agreement = agreement::agreement(&results, &runs, 1);
         if let Some(a) = &results.agreement {
             eprintln!("agreement of the {}", agreement::describe(a));
         }
@@ -283,7 +283,7 @@ fn report(args: &ReportArgs) -> Result<ExitCode> {
                 .iter()
                 .map(|path| Results::read_json(path, "a results.json"))
                 .collect::<Result<Vec<_>>>()?;
-            results.agreement = agreement::agreement(&results, &others);
+            results.agreement = agreement::agreement(&results, &others, 1 + others.len());
             if let Some(a) = &results.agreement {
                 eprintln!("agreement of the {}", agreement::describe(a));
             }

@@ -71,6 +71,11 @@ pub struct Report<R> {
 pub struct Agreement {
     /// Runs of the whole job, the first included.
     pub runs: usize,
+    /// The processes they ran in: 1 for `qbb compare --repeat`, whose runs share one process's
+    /// memory layout, or one per run for `qbb report --agree-with`, each file from a process of
+    /// its own; not recorded in older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub processes: Option<usize>,
     /// The implementation every ratio is taken against (the same in every run and row).
     pub reference: String,
     /// Ratios compared.
