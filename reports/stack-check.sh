@@ -10,8 +10,8 @@
 #   defaults: piece-sets, on avx512 where the CPU has it, else avx2. Writes
 #   reports/MACHINE/stack.json, which book/generate.sh turns into the measuring chapter's check.
 #   Builds both labs with the default toolchain into target/stack-check/. 512 runs of
-#   `qbb compare --quick` for one benchmark: about ten minutes. Needs setarch (util-linux). Run it
-#   on a quiet machine.
+#   `qbb compare --quick` for one benchmark, each a few seconds with its start: about half an
+#   hour. Needs setarch (util-linux). Run it on a quiet machine.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)

@@ -19,8 +19,8 @@ use crate::corpus::Corpus;
 ///
 /// `black_box` stores its argument in a stack slot, and where a slot falls in its page moves from
 /// process to process with the randomised stack and the size of the environment. A wide store
-/// that crosses a 4 KiB page boundary is split into two page accesses and costs tens of cycles on
-/// some cores, so a process that drew such a slot timed a routine several times slower than the
+/// that crosses a 4 KiB page boundary is split into two page accesses, which some cores pay for
+/// dearly, so a process that drew such a slot timed a routine several times slower than the
 /// next process did (`reports/stack-check.sh` shows it). A result up to a page wide, written at
 /// the start of a page, crosses no boundary, and every run writes it to the same place.
 #[inline(always)]
