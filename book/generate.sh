@@ -32,8 +32,9 @@
 #
 # Usage: book/generate.sh [MACHINE]
 #   MACHINE is a folder of reports/: the machine the book shows (its tables, verdicts, charts and
-#   model chapter). reports/ holds four: amd-epyc-f23m1 (Zen 1), amd-epyc-f25m1 (Zen 3),
-#   amd-epyc-f26m2 (Zen 5) and intel-xeon-f6m167 (an Intel Xeon), the last two with AVX-512. The
+#   model chapter). reports/ holds five: amd-epyc-f23m1 (Zen 1), amd-epyc-f25m1 (Zen 3),
+#   amd-epyc-f25m17 (Zen 4), amd-epyc-f26m2 (Zen 5) and intel-xeon-f6m167 (an Intel Xeon), the
+#   last three with AVX-512. The
 #   default is the machine the book shows now, while its report has everything the book reads
 #   (results.json, dispatch.json, perft.json): the prose's claims are about it, so another machine
 #   becomes the book's only by name. Before the first generation, or when that report is gone, it

@@ -191,33 +191,37 @@ def placement_check(path):
     return text
 
 
-def stack_check(path):
-    """The check of where each result lands: one benchmark timed in processes whose stacks begin
-    16 bytes apart over a page, with the lab before results were kept at the start of a page and
-    with the lab since."""
+def stack_check(paths):
+    """The check of where each result lands, on every machine that ran it: one benchmark timed
+    in processes whose stacks begin 16 bytes apart over a page, with the lab before results were
+    kept at the start of a page and with the lab since."""
     command = "`reports/stack-check.sh <machine>`"
-    if path is None:
+    if not paths:
         return f"*No report has a `stack.json` yet: {command} writes it.*\n"
-    c = read_json(path)
-    machine = path.parent.name
-    text = HEADER.format(source=f"`reports/{machine}/stack.json`")
-    text += ("| lab | fastest | median | slowest | runs over 1.5× the median | speed-up over "
-             "the baseline |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
-    for lab in c["labs"]:
-        low, high = lab["speedups"]
-        text += (f"| {lab['lab']} (commit {lab['commit']}) | {format_ns(lab['fastest_ns'])} ns | "
-                 f"{format_ns(lab['median_ns'])} ns | {format_ns(lab['slowest_ns'])} ns | "
-                 f"{lab['slow_runs']} of {len(lab['runs'])} | {format_ratio(low)}× to "
-                 f"{format_ratio(high)}× |\n")
-    first = c["labs"][0]
-    slow = [r["pad"] for r in first["runs"] if r["ns_per_op"] > 1.5 * first["median_ns"]]
-    where = (f" Before, the slow runs were those padded by {slow[0]} to {slow[-1]} bytes."
-             if slow else "")
+    sources = ", ".join(f"`reports/{path.parent.name}/stack.json`" for path in paths)
+    text = HEADER.format(source=sources)
+    text += ("| machine | lab | fastest | median | slowest | runs over 1.5× the median | "
+             "speed-up over the baseline |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
+    notes = []
+    for path in paths:
+        c = read_json(path)
+        machine = path.parent.name
+        for lab in c["labs"]:
+            low, high = lab["speedups"]
+            text += (f"| `{machine}` | {lab['lab']} (commit {lab['commit']}) | "
+                     f"{format_ns(lab['fastest_ns'])} ns | {format_ns(lab['median_ns'])} ns | "
+                     f"{format_ns(lab['slowest_ns'])} ns | {lab['slow_runs']} of "
+                     f"{len(lab['runs'])} | {format_ratio(low)}× to {format_ratio(high)}× |\n")
+        first = c["labs"][0]
+        slow = [r["pad"] for r in first["runs"] if r["ns_per_op"] > 1.5 * first["median_ns"]]
+        where = (f"; before, the slow runs were those padded by {slow[0]} to {slow[-1]} bytes"
+                 if slow else "")
+        notes.append(
+            f"`{machine}`: `{c['benchmark']}` on {c['backend']}, paddings from 0 to "
+            f"{first['runs'][-1]['pad']} bytes by {c['step_bytes']}{where}; {c['rustc']}; by "
+            f"`{c['command']}`.")
     text += (
-        f"\nMeasured on `{machine}`: `{c['benchmark']}` on {c['backend']}, nanoseconds per call, "
-        f"one `qbb compare --quick --bench {c['benchmark']} --backend {c['backend']}` per padding "
-        f"of the environment, from 0 to {first['runs'][-1]['pad']} bytes by {c['step_bytes']}, "
-        f"the two labs taking turns at each; the speed-up is each run's own, over its baseline."
-        f"{where} {c['rustc']}; by `{c['command']}`.\n"
-    )
+        "\nNanoseconds per call, one `qbb compare --quick --bench BENCH --backend BACKEND` per "
+        "padding of the environment, the two labs taking turns at each; the speed-up is each run's "
+        "own, over its baseline. " + " ".join(notes) + "\n")
     return text

@@ -58,11 +58,13 @@ def not_yet_measured(bench, machine_id):
 
 
 def own_or_newest(report_dir, name):
-    """`report_dir`'s file `name`, or else the most recently written one of any report; None when
-    no report has it."""
-    files = [report_dir / name] + sorted(
-        REPO.glob(f"reports/*/{name}"), key=lambda f: f.stat().st_mtime, reverse=True)
-    return next((f for f in files if f.is_file()), None)
+    """`report_dir`'s file `name`, or else the one of any report measured last, by the date the
+    file records (a file without one counts as oldest; ties go to the folder named last), so that
+    every checkout picks the same; None when no report has it."""
+    def measured(path):
+        return (str(read_json(path).get("date") or ""), path.parent.name)
+    others = sorted(REPO.glob(f"reports/*/{name}"), key=measured, reverse=True)
+    return next((f for f in [report_dir / name] + others if f.is_file()), None)
 
 
 def write_chapter_tables(measured, out):
@@ -168,8 +170,8 @@ def write_engine_pages(measured, out):
     write(out / "placement-spread.md", placement_spread(report, report_dir))
     # What sets the noise floor: this machine's check, or the newest report that has one.
     write(out / "placement.md", placement_check(own_or_newest(report_dir, "placement.json")))
-    # Where each result lands: this machine's check, or the newest report that has one.
-    write(out / "stack.md", stack_check(own_or_newest(report_dir, "stack.json")))
+    # Where each result lands: every machine's check, since which cores pay for it is the point.
+    write(out / "stack.md", stack_check(sorted(REPO.glob("reports/*/stack.json"))))
     # The same race with every crate built for this CPU, where the machine's report has it.
     native_file = report_dir / "perft-native.json"
     if native_file.is_file():
