@@ -10,6 +10,7 @@
 //! - [`implementation`]: what a timing runs: a backend, or a scalar-class baseline raised to
 //!   x86-64-v3;
 //! - [`clock`]: the core clock, timed with a chain of dependent additions;
+//! - [`neighbour`]: whether the timing thread had its core to itself, probed beside each sample;
 //! - [`build_info`]: the compiler and flags that built them;
 //! - [`harness`]: the command line of the hand-written harnesses (perft, engine, wall).
 
@@ -22,6 +23,7 @@ pub mod harness;
 pub mod implementation;
 pub mod kernels;
 pub mod measure;
+pub mod neighbour;
 
 pub use bench::{ALL, Bench, Measure, available_backends, available_implementations};
 pub use corpus::Corpus;

@@ -11,9 +11,10 @@
 //! than others. A neighbour sharing the physical core (such as another guest on the sibling
 //! hardware thread) is of that kind: it takes issue slots, so code that runs many instructions
 //! per cycle loses far more than code that issues few, and the ratio between them moves with the
-//! neighbour's load. The estimates are therefore made from the benchmark's quietest turns
-//! ([`quiet_turns`]): the third of the turns in which the implementations ran fastest against
-//! their own typical times. Turns go on until every implementation's speed-up over the baseline,
+//! neighbour's load. So a probe of the core's issue width is timed before every sample
+//! ([`crate::neighbour`]), and the estimates are made from the benchmark's quiet turns
+//! ([`quiet_turns`]): of the turns in the core's usual state by the probe, the third in which the
+//! implementations ran fastest against their own typical times. Turns go on until every implementation's speed-up over the baseline,
 //! over those turns, is known to within the plan's precision, or the benchmark's time budget is
 //! spent. `qbb compare` times all its benchmarks together ([`measure_interleaved`]): a turn of
 //! each in every round, so that each benchmark's turns are spread over the whole run.
@@ -26,6 +27,7 @@ use crate::bench::Bench;
 use crate::corpus::Corpus;
 use crate::estimate::{self, MIN_TURNS_FOR_INTERVAL};
 use crate::implementation::{Implementation, PLACEMENTS};
+use crate::neighbour;
 
 /// How long to measure each benchmark.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -81,6 +83,10 @@ pub struct Measurement {
     pub calls_per_sample: u64,
     /// Nanoseconds per call of each turn's sample of each placement, in turn order.
     pub turns: Vec<[f64; PLACEMENTS]>,
+    /// The neighbour probe of each turn ([`crate::neighbour`]): independent additions per
+    /// nanosecond, the median of the probes timed just before each of the turn's samples; empty
+    /// where there is no probe.
+    pub probes: Vec<f64>,
 }
 
 impl Measurement {
@@ -119,20 +125,24 @@ impl Measurement {
 pub const QUIET_SHARE: f64 = 1.0 / 3.0;
 
 /// The turns of one benchmark's `measurements` (all of them timed in the same turns) that its
-/// estimates come from, in turn order: the [`QUIET_SHARE`] with the lowest load, and never fewer
-/// than an interval needs. A turn's load is the median over the implementations of its time over
-/// that implementation's median time; the median keeps one implementation's hiccup from
-/// choosing for the others.
+/// estimates come from, in turn order. First the turns in the core's usual state, by the
+/// neighbour probe ([`neighbour::usual_turns`]; every turn where there is no probe); of those,
+/// the [`QUIET_SHARE`] with the lowest load, and never fewer than an interval needs. A turn's
+/// load is the median over the implementations of its time over that implementation's median
+/// time; the median keeps one implementation's hiccup from choosing for the others.
 pub fn quiet_turns(measurements: &[Measurement]) -> Vec<usize> {
     let turns = measurements
         .iter()
         .map(|m| m.turns.len())
         .min()
         .unwrap_or(0);
+    let probes: Vec<&[f64]> = measurements.iter().map(|m| &m.probes[..]).collect();
+    let candidates = neighbour::usual_turns(&neighbour::turn_probes(&probes))
+        .unwrap_or_else(|| (0..turns).collect());
     let times: Vec<Vec<f64>> = measurements.iter().map(|m| m.turn_times()).collect();
     let typical: Vec<f64> = times
         .iter()
-        .map(|t| estimate::median(&mut t.clone()))
+        .map(|t| estimate::median(&mut candidates.iter().map(|&c| t[c]).collect::<Vec<_>>()))
         .collect();
     let load = |turn: usize| {
         let mut relative: Vec<f64> = times
@@ -142,11 +152,11 @@ pub fn quiet_turns(measurements: &[Measurement]) -> Vec<usize> {
             .collect();
         estimate::median(&mut relative)
     };
-    let mut by_load: Vec<(f64, usize)> = (0..turns).map(|t| (load(t), t)).collect();
+    let mut by_load: Vec<(f64, usize)> = candidates.iter().map(|&t| (load(t), t)).collect();
     by_load.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let keep = ((turns as f64 * QUIET_SHARE).ceil() as usize)
+    let keep = ((by_load.len() as f64 * QUIET_SHARE).ceil() as usize)
         .max(MIN_TURNS_FOR_INTERVAL)
-        .min(turns);
+        .min(by_load.len());
     let mut quiet: Vec<usize> = by_load[..keep].iter().map(|&(_, t)| t).collect();
     quiet.sort_unstable();
     quiet
@@ -241,6 +251,7 @@ impl<'a> Timing<'a> {
                 implementation,
                 calls_per_sample: rounds * calls_per_round,
                 turns: Vec::new(),
+                probes: Vec::new(),
             })
             .collect();
         let order = (0..implementations.len())
@@ -264,14 +275,19 @@ impl<'a> Timing<'a> {
         let started = Instant::now();
         self.shuffle.apply(&mut self.order);
         let mut turn = vec![[f64::NAN; PLACEMENTS]; self.implementations.len()];
+        let mut probes = vec![Vec::with_capacity(PLACEMENTS); self.implementations.len()];
         for &(i, placement) in &self.order {
             let on = self.implementations[i];
+            probes[i].extend(neighbour::adds_per_ns());
             let elapsed = time(self.bench, on, self.corpus, self.rounds[i], placement)?;
             turn[i][placement] =
                 elapsed.as_secs_f64() * 1e9 / self.measurements[i].calls_per_sample as f64;
         }
-        for (m, t) in self.measurements.iter_mut().zip(turn) {
+        for ((m, t), mut probes) in self.measurements.iter_mut().zip(turn).zip(probes) {
             m.turns.push(t);
+            if !probes.is_empty() {
+                m.probes.push(estimate::median(&mut probes));
+            }
         }
         self.spent += started.elapsed();
         Ok(())
@@ -434,6 +450,7 @@ mod tests {
                 [3.0, 3.0, 3.0, 9.0],
                 [5.0, 1.0, 1.0, 1.0],
             ],
+            probes: Vec::new(),
         };
         assert_eq!(m.turn_times(), [3.0, 3.0, 1.0]);
         assert_eq!(m.placement_times(&[0, 1, 2]), [3.0, 2.0, 3.0, 9.0]);
@@ -448,6 +465,7 @@ mod tests {
             implementation: Implementation::from_name(name).unwrap(),
             calls_per_sample: 1,
             turns: per_turn.iter().map(|&t| [t; PLACEMENTS]).collect(),
+            probes: Vec::new(),
         }
     }
 
@@ -483,6 +501,59 @@ mod tests {
         // Fewer turns than an interval needs: all of them.
         let short = [steady_turns("scalar", &[1.0, 2.0, 3.0])];
         assert_eq!(quiet_turns(&short), [0, 1, 2]);
+    }
+
+    #[test]
+    fn the_quiet_turns_are_of_the_cores_usual_state() {
+        // A neighbour shares the core in every turn but 3, 8, 13 and 18: there the probe runs
+        // faster and so does every implementation, the wide one by less. Chosen by time alone,
+        // the quiet turns would be those four and two shared ones, a mixture of the two states.
+        let unshared = |t: usize| t % 5 == 3;
+        let probe = |t: usize| {
+            if unshared(t) {
+                10.8
+            } else {
+                6.6 + (t % 3) as f64 * 0.1
+            }
+        };
+        let with_probes = |name, shared: f64, alone: f64| {
+            let times: Vec<f64> = (0..20)
+                .map(|t| {
+                    if unshared(t) {
+                        alone
+                    } else {
+                        shared + t as f64 * 0.001
+                    }
+                })
+                .collect();
+            Measurement {
+                probes: (0..20).map(probe).collect(),
+                ..steady_turns(name, &times)
+            }
+        };
+        let m = [
+            with_probes("swar-v3", 4.0, 3.3),
+            with_probes("avx512", 2.4, 2.25),
+            with_probes("scalar", 13.5, 8.5),
+        ];
+        let quiet = quiet_turns(&m);
+        assert_eq!(quiet.len(), 6);
+        assert!(quiet.iter().all(|&t| !unshared(t)), "{quiet:?}");
+        // Without probes, the fastest turns are the unshared ones.
+        let no_probes: Vec<Measurement> = m
+            .iter()
+            .map(|m| Measurement {
+                probes: Vec::new(),
+                ..m.clone()
+            })
+            .collect();
+        assert!(
+            quiet_turns(&no_probes)
+                .iter()
+                .filter(|&&t| unshared(t))
+                .count()
+                == 4
+        );
     }
 
     #[test]

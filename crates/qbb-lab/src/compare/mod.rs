@@ -483,13 +483,20 @@ fn method_text(results: &Results) -> String {
              ratios, with a 95 % interval in `results.json`."
         );
     }
+    let state = if results.results.iter().any(|r| !r.turn_probe.is_empty()) {
+        "of the turns in which the core was in its usual state, by a probe of its issue width \
+         timed before every sample (`turn_probe`: whether another thread shared the core), the \
+         quietest third"
+    } else {
+        "the quietest third of the turns"
+    };
     format!(
         "The benchmarks were timed together in turns, a turn of each in every round, {fewest} to \
          {most} per benchmark (until every speed-up's interval was within ±2 % or the \
          benchmark's time was spent): in each turn \
          every implementation ran once in each of the {PLACEMENTS} placements of its loop, in a \
          shuffled order, and a turn's time is the median over the placements. The figures come \
-         from each benchmark's quietest third of the turns (those in which the implementations \
+         from each benchmark's quiet turns ({state}: those in which the implementations \
          ran fastest against their typical times): a cell's time is the median over them, and its \
          speed-up the median of their ratios, with a 95 % interval in `results.json`."
     )
@@ -705,6 +712,12 @@ mod tests {
         }
         let quiet = markdown_page(&results, false);
         assert_contains_all(&quiet, &["quietest third of the turns", "`quiet_turns`"]);
+        assert!(!quiet.contains("turn_probe"), "{quiet}");
+        for row in &mut results.results {
+            row.turn_probe = vec![6.6; 8];
+        }
+        let probed = markdown_page(&results, false);
+        assert_contains_all(&probed, &["in its usual state", "`turn_probe`"]);
     }
 
     #[test]

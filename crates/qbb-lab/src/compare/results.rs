@@ -51,6 +51,11 @@ pub struct Row {
     /// counts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub quiet_turns: Vec<usize>,
+    /// The neighbour probe of each turn: independent additions per nanosecond, timed just
+    /// before the row's samples ([`qbb_benches::neighbour`]); a turn in which another thread
+    /// shared the core probes slower. Empty where there is no probe, and in files written before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turn_probe: Vec<f64>,
     /// Nanoseconds per call of each placement of the loop: the median over the quiet turns.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub placement_ns: Vec<f64>,
@@ -112,6 +117,7 @@ impl Row {
             samples: sorted.len(),
             turn_ns: Vec::new(),
             quiet_turns: Vec::new(),
+            turn_probe: Vec::new(),
             placement_ns: Vec::new(),
             calls_per_sample,
             cycles_per_op: clock_ghz.map(|ghz| round4(ns_per_op * ghz)),
@@ -141,6 +147,7 @@ impl Row {
         );
         row.turn_ns = m.turn_times().into_iter().map(round4).collect();
         row.quiet_turns = quiet.to_vec();
+        row.turn_probe = m.probes.iter().copied().map(round4).collect();
         row.placement_ns = m.placement_times(quiet).into_iter().map(round4).collect();
         row
     }
@@ -442,6 +449,7 @@ pub(crate) mod tests {
                 .iter()
                 .map(|&t| [t; qbb_benches::PLACEMENTS])
                 .collect(),
+            probes: Vec::new(),
         };
         let every_turn: Vec<usize> = (0..per_turn.len()).collect();
         let measured = Row::measured(&m, &every_turn, None);
