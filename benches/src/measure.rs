@@ -16,8 +16,9 @@
 //! ([`quiet_turns`]): of the turns in the core's usual state by the probe, the third in which the
 //! implementations ran fastest against their own typical times. Turns go on until every
 //! implementation's speed-up over the baseline, over those turns, is known to within the plan's
-//! precision, or the benchmark's time budget is spent. `qbb compare` times all its benchmarks together ([`measure_interleaved`]): a turn of
-//! each in every round, so that each benchmark's turns are spread over the whole run.
+//! precision, or the benchmark's time budget is spent. `qbb compare` times all its benchmarks
+//! together ([`measure_interleaved`]): a turn of each in every round, so that each benchmark's
+//! turns are spread over the whole run.
 
 use std::time::{Duration, Instant};
 
