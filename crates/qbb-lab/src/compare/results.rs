@@ -46,8 +46,8 @@ pub struct Row {
     /// Nanoseconds per call in each turn: the median over the placements of the loop.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turn_ns: Vec<f64>,
-    /// The turns the figures come from (indices into `turn_ns`): the benchmark's quietest
-    /// third, the same for each of its rows. Empty in files written before, where every turn
+    /// The turns the figures come from (indices into `turn_ns`): the benchmark's quiet turns
+    /// (`qbb_benches::measure::quiet_turns`), the same for each of its rows. Empty in files written before, where every turn
     /// counts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub quiet_turns: Vec<usize>,
