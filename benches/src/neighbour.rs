@@ -36,8 +36,8 @@ pub fn adds_per_ns() -> Option<f64> {
 }
 
 /// How far from the usual figure a turn's probe may lie and the turn still count as in the usual
-/// state: a tenth. A neighbour on the core costs the probe a third or more; the probe's own
-/// wobble on a core to itself is a few hundredths.
+/// state: a tenth. Within one state the probe wobbles by a few hundredths; a neighbour taking
+/// issue slots costs it far more than a tenth.
 pub const STATE_BAND: f64 = 0.1;
 
 /// Each turn's probe from every implementation's probes of that turn (`per_implementation[i][t]`,
