@@ -61,7 +61,7 @@ for page in "${pages[@]}"; do
     # A page with a routine's measured tables says once where they come from (the per-routine
     # files carry no provenance of their own; provenance.md is it, for the whole chapter).
     routine_tables=$(grep -oP '(?<!\\)\{\{#include [^}]*generated/results/\K[a-z_]+(?=\.md\}\})' "$page" |
-        grep -cvxE 'provenance|machine|machines|overview|verdict|counts_and_time|instructions|conversions|dispatch|wall|perft|threads|placement|stack|agreement|load|story' || true)
+        grep -cvxE 'provenance|machine|machines|overview|verdict|counts_and_time|instructions|conversions|dispatch|wall|perft|threads|placement|stack|neighbour|agreement|load|story' || true)
     provenance=$(grep -cP '(?<!\\)\{\{#include [^}]*generated/results/provenance\.md\}\}' "$page" || true)
     if ((routine_tables > 0 && provenance != 1)); then
         problem "$rel: includes measured tables and $provenance copies of generated/results/provenance.md (wants 1)"

@@ -1,5 +1,5 @@
-"""Checks taken on several machines: the measuring chapter's table of where each result lands
-lists every machine's `stack.json`, and a check the book's machine lacks is taken from the
+"""Checks taken on several machines: the measuring chapter's tables of where each result lands and
+of what a shared core does list every machine's `stack.json` and `neighbour.json`, and a check the book's machine lacks is taken from the
 report measured last by the date it records, whatever order a checkout wrote the files in.
 
     python3 -m unittest discover -s book/tools -p 'test_stack.py'
@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen import results  # noqa: E402
-from gen.noise import stack_check  # noqa: E402
+from gen.noise import neighbour_check, stack_check  # noqa: E402
 
 
 def stack_file(folder, slow_pads):
@@ -56,6 +56,53 @@ class StackCheck(unittest.TestCase):
 
     def test_no_stack_file_says_which_command_writes_one(self):
         self.assertIn("reports/stack-check.sh", stack_check([]))
+
+
+def neighbour_file(folder, alone_turns):
+    """A neighbour.json of three runs of 60 turns, the core alone in `alone_turns[i]` of run i;
+    avx512 1.5x swar-v3 alone and 1.7x shared, the quietest third of all turns lower the more
+    turns ran alone."""
+    def run(alone):
+        shared = 60 - alone
+        return {"turns": 60, "alone_turns": alone, "shared_turns": shared,
+                "probe_alone": 10.8 if alone else None, "probe_shared": 6.6 if shared else None,
+                "clock_ghz": 2.3,
+                "implementations": {"avx512": {
+                    "reported": 1.7 if shared >= alone else 1.5,
+                    "alone": 1.5 if alone >= 6 else None,
+                    "shared": 1.7 if shared >= 6 else None,
+                    "all_turns": 1.6,
+                    "quietest_third_of_all": 1.7 - alone / 100}}}
+    folder.mkdir(parents=True)
+    path = folder / "neighbour.json"
+    path.write_text(json.dumps({
+        "machine": folder.name, "command": f"reports/neighbour-check.sh {folder.name} 3",
+        "commit": "ccccccc", "rustc": "rustc 1.97.0-nightly", "benchmark": "weighted-popcount",
+        "reference": "swar-v3", "band": 0.1, "alone_figure": 11.0,
+        "runs": [run(a) for a in alone_turns]}))
+    return path
+
+
+class NeighbourCheck(unittest.TestCase):
+    def test_each_state_is_a_range_over_the_runs_that_had_enough_turns_in_it(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            mixed = neighbour_file(Path(tmp) / "reports" / "cpu-a", (0, 3, 20))
+            alone = neighbour_file(Path(tmp) / "reports" / "cpu-b", (60, 60, 60))
+            text = neighbour_check([mixed, alone])
+        rows = [line for line in text.splitlines() if line.startswith("| `")]
+        self.assertEqual(rows[0], "| `cpu-a` | avx512 | 1.70× | 1.50× (1 of the runs) | 1.70× | "
+                                  "1.60× | 1.50× to 1.70× |")
+        self.assertEqual(rows[1], "| `cpu-b` | avx512 | 1.50× | 1.50× | — | 1.60× | 1.10× |")
+        self.assertIn("the core ran alone in 0 to 20 of 60 turns a run (about 10.8 additions a "
+                      "nanosecond alone, 6.6 shared)", text)
+        self.assertIn("the most any implementation's ratio moved over the runs, as reported 0.0 %, "
+                      "alone —, shared 0.0 %, every turn 0.0 %, quietest third of all 13.3 %",
+                      text)
+        self.assertIn("alone in 60 of 60 turns a run (about 10.8 additions a nanosecond alone)",
+                      text)
+
+    def test_no_neighbour_file_says_which_command_writes_one(self):
+        self.assertIn("reports/neighbour-check.sh", neighbour_check([]))
 
 
 class NewestReport(unittest.TestCase):

@@ -1,10 +1,11 @@
 """Generates the tables of how steady the timings are: how far the ratios move when the whole job
 runs twice (before pairing and with the lab's timer), what a loaded turn does to each
-implementation, the rows whose time moves most with the placement of
-their loop, and the check of what sets a report's noise floor (placement.json).
+implementation, the rows whose time moves most with the placement of their loop, the check of
+what sets a report's noise floor (placement.json), and the checks of where each result lands
+(stack.json) and of what a shared core does to the ratios (neighbour.json).
 """
 
-from .formatting import format_ns, format_ratio
+from .formatting import decimals_by_magnitude, format_ns, format_ratio
 from .inputs import HEADER, read_json
 from .model_comparison import median
 
@@ -191,15 +192,23 @@ def placement_check(path):
     return text
 
 
+def no_check_yet(file, script):
+    """What a check's table says when no machine has run it: which command would."""
+    return f"*No report has a `{file}` yet: `reports/{script} <machine>` writes it.*\n"
+
+
+def several_machines_header(paths, file):
+    """The generated-file header of a check's table, naming every machine's file it reads."""
+    return HEADER.format(source=", ".join(f"`reports/{p.parent.name}/{file}`" for p in paths))
+
+
 def stack_check(paths):
     """The check of where each result lands, on every machine that ran it: one benchmark timed
     in processes whose stacks begin 16 bytes apart over a page, with the lab before results were
     kept at the start of a page and with the lab since."""
-    command = "`reports/stack-check.sh <machine>`"
     if not paths:
-        return f"*No report has a `stack.json` yet: {command} writes it.*\n"
-    sources = ", ".join(f"`reports/{path.parent.name}/stack.json`" for path in paths)
-    text = HEADER.format(source=sources)
+        return no_check_yet("stack.json", "stack-check.sh")
+    text = several_machines_header(paths, "stack.json")
     text += ("| machine | lab | fastest | median | slowest | runs over 1.5× the median | "
              "speed-up over the baseline |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
     notes = []
@@ -224,4 +233,86 @@ def stack_check(paths):
         "\nNanoseconds per call, one `qbb compare --quick --bench BENCH --backend BACKEND` per "
         "padding of the environment, the two labs taking turns at each; the speed-up is each run's "
         "own, over its baseline. " + " ".join(notes) + "\n")
+    return text
+
+
+# The estimates of neighbour.json, in the table's order, and their names in its sentences.
+NEIGHBOUR_ESTIMATES = {
+    "reported": "as reported",
+    "alone": "alone",
+    "shared": "shared",
+    "all_turns": "every turn",
+    "quietest_third_of_all": "quietest third of all",
+}
+
+
+def widest_moves(runs):
+    """How far each estimate moved over the runs: for the implementation that moved most, its
+    highest ratio over its lowest, less 1, among the runs that had the turns for it."""
+    def moved(estimate):
+        moves = []
+        for backend in runs[0]["implementations"]:
+            known = [r["implementations"][backend][estimate] for r in runs]
+            known = [f for f in known if f is not None]
+            if len(known) > 1:
+                moves.append(max(known) / min(known) - 1)
+        return f"{max(moves) * 100:.1f} %" if moves else "—"
+    return ", ".join(f"{name} {moved(e)}" for e, name in NEIGHBOUR_ESTIMATES.items())
+
+
+def span(counts):
+    """A range of whole numbers as words: "3 to 20", or one number where they are all alike."""
+    low, high = min(counts), max(counts)
+    return str(low) if low == high else f"{low} to {high}"
+
+
+def neighbour_check(paths):
+    """The check of whether a shared core moves the ratios, on every machine that ran it: one
+    benchmark in several processes, each run's speed-ups from the turns the core ran alone, from
+    those it was shared, from every turn, from the quietest third of all turns, and as the lab
+    reports them."""
+    if not paths:
+        return no_check_yet("neighbour.json", "neighbour-check.sh")
+    text = several_machines_header(paths, "neighbour.json")
+    text += ("| machine | implementation | as the lab reports it | turns alone | turns shared | "
+             "every turn | quietest third of all turns |\n"
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
+    notes = []
+    for path in paths:
+        c = read_json(path)
+        machine, runs = path.parent.name, c["runs"]
+
+        def spread(backend, estimate):
+            figures = [r["implementations"][backend][estimate] for r in runs]
+            known = [f for f in figures if f is not None]
+            if not known:
+                return "—"
+            # Three decimals below 1, two above: the runs differ in the second.
+            low, high = (decimals_by_magnitude(f, 3) for f in (min(known), max(known)))
+            cell = f"{low}×" if low == high else f"{low}× to {high}×"
+            return cell if len(known) == len(runs) else f"{cell} ({len(known)} of the runs)"
+
+        for backend in runs[0]["implementations"]:
+            cells = " | ".join(spread(backend, e) for e in NEIGHBOUR_ESTIMATES)
+            text += f"| `{machine}` | {backend} | {cells} |\n"
+        alone = [r["alone_turns"] for r in runs]
+        turns = [r["turns"] for r in runs]
+        def probe(key):
+            figures = sorted(r[key] for r in runs if r[key] is not None)
+            return median(figures) if figures else None
+
+        alone_probe, shared_probe = probe("probe_alone"), probe("probe_shared")
+        figures = f"about {alone_probe:.1f} additions a nanosecond alone" if alone_probe else ""
+        if shared_probe:
+            figures += (", " if figures else "about ") + f"{shared_probe:.1f} shared"
+        notes.append(
+            f"`{machine}`: {len(runs)} runs of `qbb compare --bench {c['benchmark']}`, speed-ups "
+            f"over {c['reference']}; the core ran alone in {span(alone)} of {span(turns)} turns a "
+            f"run ({figures}); the most any implementation's ratio moved over the runs, "
+            f"{widest_moves(runs)}; commit {c['commit']}, {c['rustc']}; by `{c['command']}`.")
+    text += (
+        "\nThe range over the runs of each estimate, every one the median of the paired ratios "
+        "over its turns, all taken from the same turns of each run; a turn ran alone when its "
+        "probe came within a tenth of the highest any run reached; — where no run had the six "
+        "turns an estimate needs in that state. " + " ".join(notes) + "\n")
     return text

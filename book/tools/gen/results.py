@@ -13,7 +13,8 @@ from .catalogue import BACKENDS, GROUPS
 from .dispatch import dispatch_cost, dispatch_table, perft_ipc, wall_cost, wall_table
 from .inputs import HEADER, OUT, REPO, read_json, required_json, write
 from .measurements import ipc_of, is_fair, not_measured, timed
-from .noise import agreement_table, load_table, placement_check, placement_spread, stack_check
+from .noise import (agreement_table, load_table, neighbour_check, placement_check,
+                    placement_spread, stack_check)
 from .perft import perft_attacks_table, perft_margins, perft_steps_table, perft_table, threads_table
 from .tables import (MeasuredReport, chapter_benchmarks, clock_line, conversions_table,
                      instructions_line, instructions_overview, machine_line, machine_table,
@@ -172,6 +173,8 @@ def write_engine_pages(measured, out):
     write(out / "placement.md", placement_check(own_or_newest(report_dir, "placement.json")))
     # Where each result lands: every machine's check, since which cores pay for it is the point.
     write(out / "stack.md", stack_check(sorted(REPO.glob("reports/*/stack.json"))))
+    # What a shared core does to the ratios: every machine's check, as the cores' neighbours differ.
+    write(out / "neighbour.md", neighbour_check(sorted(REPO.glob("reports/*/neighbour.json"))))
     # The same race with every crate built for this CPU, where the machine's report has it.
     native_file = report_dir / "perft-native.json"
     if native_file.is_file():
