@@ -70,7 +70,7 @@ reference = read_runs[0][1][0]["baseline"]
 alone_figure = max(p for _, _, probes in read_runs for p in probes)
 
 def ratio(turns, base, row):
-    """The median over `turns` of the paired ratio, the baseline's time over the row's."""
+    """The median over `turns` of the paired ratio, the reference's time over the row's."""
     if len(turns) < MIN_TURNS:
         return None
     return round(statistics.median(base["turn_ns"][t] / row["turn_ns"][t] for t in turns), 4)
