@@ -1,6 +1,7 @@
 """Checks taken on several machines: the measuring chapter's tables of where each result lands and
-of what a shared core does list every machine's `stack.json` and `neighbour.json`, and a check the book's machine lacks is taken from the
-report measured last by the date it records, whatever order a checkout wrote the files in.
+of what a shared core does list every machine's `stack.json` and `neighbour.json`, and a check
+the book's machine lacks is taken from the report measured last by the date it records, whatever
+order a checkout wrote the files in.
 
     python3 -m unittest discover -s book/tools -p 'test_stack.py'
 """

@@ -246,18 +246,38 @@ NEIGHBOUR_ESTIMATES = {
 }
 
 
+def known_estimates(runs, backend, estimate):
+    """One implementation's estimate in each run that had the turns for it."""
+    figures = (r["implementations"][backend][estimate] for r in runs)
+    return [f for f in figures if f is not None]
+
+
+def estimate_spread(runs, backend, estimate):
+    """A table cell: the range of an estimate over the runs, and in how many it was made where
+    some runs lacked the turns; three decimals below 1, two above, as the runs differ in the
+    second."""
+    known = known_estimates(runs, backend, estimate)
+    if not known:
+        return "—"
+    low, high = (decimals_by_magnitude(f, 3) for f in (min(known), max(known)))
+    cell = f"{low}×" if low == high else f"{low}× to {high}×"
+    return cell if len(known) == len(runs) else f"{cell} ({len(known)} of the runs)"
+
+
 def widest_moves(runs):
     """How far each estimate moved over the runs: for the implementation that moved most, its
     highest ratio over its lowest, less 1, among the runs that had the turns for it."""
     def moved(estimate):
-        moves = []
-        for backend in runs[0]["implementations"]:
-            known = [r["implementations"][backend][estimate] for r in runs]
-            known = [f for f in known if f is not None]
-            if len(known) > 1:
-                moves.append(max(known) / min(known) - 1)
+        per_backend = (known_estimates(runs, b, estimate) for b in runs[0]["implementations"])
+        moves = [max(known) / min(known) - 1 for known in per_backend if len(known) > 1]
         return f"{max(moves) * 100:.1f} %" if moves else "—"
     return ", ".join(f"{name} {moved(e)}" for e, name in NEIGHBOUR_ESTIMATES.items())
+
+
+def probe_median(runs, key):
+    """The median over the runs of one state's probe figure, where any run had that state."""
+    figures = sorted(r[key] for r in runs if r[key] is not None)
+    return median(figures) if figures else None
 
 
 def span(counts):
@@ -281,34 +301,20 @@ def neighbour_check(paths):
     for path in paths:
         c = read_json(path)
         machine, runs = path.parent.name, c["runs"]
-
-        def spread(backend, estimate):
-            figures = [r["implementations"][backend][estimate] for r in runs]
-            known = [f for f in figures if f is not None]
-            if not known:
-                return "—"
-            # Three decimals below 1, two above: the runs differ in the second.
-            low, high = (decimals_by_magnitude(f, 3) for f in (min(known), max(known)))
-            cell = f"{low}×" if low == high else f"{low}× to {high}×"
-            return cell if len(known) == len(runs) else f"{cell} ({len(known)} of the runs)"
-
         for backend in runs[0]["implementations"]:
-            cells = " | ".join(spread(backend, e) for e in NEIGHBOUR_ESTIMATES)
+            cells = " | ".join(estimate_spread(runs, backend, e) for e in NEIGHBOUR_ESTIMATES)
             text += f"| `{machine}` | {backend} | {cells} |\n"
         alone = [r["alone_turns"] for r in runs]
         turns = [r["turns"] for r in runs]
-        def probe(key):
-            figures = sorted(r[key] for r in runs if r[key] is not None)
-            return median(figures) if figures else None
-
-        alone_probe, shared_probe = probe("probe_alone"), probe("probe_shared")
-        figures = f"about {alone_probe:.1f} additions a nanosecond alone" if alone_probe else ""
+        alone_probe = probe_median(runs, "probe_alone")
+        shared_probe = probe_median(runs, "probe_shared")
+        probes = f"about {alone_probe:.1f} additions a nanosecond alone" if alone_probe else ""
         if shared_probe:
-            figures += (", " if figures else "about ") + f"{shared_probe:.1f} shared"
+            probes += (", " if probes else "about ") + f"{shared_probe:.1f} shared"
         notes.append(
             f"`{machine}`: {len(runs)} runs of `qbb compare --bench {c['benchmark']}`, speed-ups "
             f"over {c['reference']}; the core ran alone in {span(alone)} of {span(turns)} turns a "
-            f"run ({figures}); the most any implementation's ratio moved over the runs, "
+            f"run ({probes}); the most any implementation's ratio moved over the runs, "
             f"{widest_moves(runs)}; commit {c['commit']}, {c['rustc']}; by `{c['command']}`.")
     text += (
         "\nThe range over the runs of each estimate, every one the median of the paired ratios "
