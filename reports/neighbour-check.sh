@@ -7,9 +7,8 @@
 # tenth, the lab's STATE_BAND, of the highest figure any run's probe reached), from the turns in
 # which it was shared (the rest), from every turn, from the quietest third of all turns (the rule
 # before the probe: the third with the lowest load, never fewer than six), and as the lab reports
-# them (the paired ratio over its quiet turns: the quietest third of the turns in the core's usual
-# state). If a state's ratios hold still from run to run while the others move, the mixture of
-# the states moved them.
+# them (the paired ratio over the turns in the run's usual state, `usual_turns`). If a state's
+# ratios hold still from run to run while the others move, the mixture of the states moved them.
 #
 # Usage: reports/neighbour-check.sh MACHINE [RUNS] [BENCH]
 #   RUNS defaults to 10, BENCH to weighted-popcount. Writes reports/MACHINE/neighbour.json, which
@@ -95,7 +94,7 @@ for report, rows, probes in read_runs:
         if row is base:
             continue
         implementations[row["backend"]] = {
-            "reported": ratio(row["quiet_turns"], base, row),
+            "reported": ratio(row["usual_turns"], base, row),
             "alone": ratio(alone, base, row),
             "shared": ratio(shared, base, row),
             "all_turns": ratio(range(turns), base, row),

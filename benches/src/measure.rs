@@ -12,13 +12,13 @@
 //! hardware thread) is of that kind: it takes issue slots, so code that runs many instructions
 //! per cycle loses far more than code that issues few, and the ratio between them moves with the
 //! neighbour's load. So a probe of the core's issue width is timed before every sample
-//! ([`crate::neighbour`]), and the estimates are made from the benchmark's quiet turns
-//! ([`quiet_turns`]): of the turns in the core's usual state by the probe, the third in which the
-//! implementations ran fastest against their own typical times. Turns go on until every
-//! implementation's speed-up over the baseline, over those turns, is known to within the plan's
-//! precision, or the benchmark's time budget is spent. `qbb compare` times all its benchmarks
-//! together ([`measure_interleaved`]): a turn of each in every round, so that each benchmark's
-//! turns are spread over the whole run.
+//! ([`crate::neighbour`]), and each benchmark's estimates are made from its turns in the run's
+//! usual state ([`usual_turns`]): those whose probe lies near the figure most of the run's turns
+//! share, whichever benchmark they timed. Turns go on until every implementation's speed-up over
+//! the baseline, over those turns, is known to within the plan's precision, or the benchmark's
+//! time budget is spent. `qbb compare` times all its benchmarks together
+//! ([`measure_interleaved`]): a turn of each in every round, so that each benchmark's turns are
+//! spread over the whole run, and the run's usual state is the same for all of them.
 
 use std::time::{Duration, Instant};
 
@@ -122,45 +122,38 @@ impl Measurement {
     }
 }
 
-/// The share of a benchmark's turns that its estimates come from.
-pub const QUIET_SHARE: f64 = 1.0 / 3.0;
+/// The core's usual state over every turn of every one of `benchmarks` (each benchmark's
+/// measurements, all of them timed in the same turns): the figure most turns' probes lie near
+/// ([`neighbour::usual_figure`]). `None` where there are no probes.
+pub fn usual_state<'a>(benchmarks: impl IntoIterator<Item = &'a [Measurement]>) -> Option<f64> {
+    let probes: Vec<f64> = benchmarks.into_iter().flat_map(turn_probes).collect();
+    neighbour::usual_figure(&probes)
+}
+
+/// Each turn's probe of one benchmark: the median over its implementations.
+fn turn_probes(measurements: &[Measurement]) -> Vec<f64> {
+    let probes: Vec<&[f64]> = measurements.iter().map(|m| &m.probes[..]).collect();
+    neighbour::turn_probes(&probes)
+}
 
 /// The turns of one benchmark's `measurements` (all of them timed in the same turns) that its
-/// estimates come from, in turn order. First the turns in the core's usual state, by the
-/// neighbour probe ([`neighbour::usual_turns`]; every turn where there is no probe); of those,
-/// the [`QUIET_SHARE`] with the lowest load, and never fewer than an interval needs. A turn's
-/// load is the median over the implementations of its time over that implementation's median
-/// time; the median keeps one implementation's hiccup from choosing for the others.
-pub fn quiet_turns(measurements: &[Measurement]) -> Vec<usize> {
+/// estimates come from, in turn order: those whose probe lies near `usual`, the run's usual
+/// state ([`usual_state`]). Every turn where there is no probe, or where fewer turns than an
+/// interval needs are in that state.
+///
+/// Every turn in the state, not the quietest of them: which turns a run finds quietest moves
+/// with what the neighbour did, and two runs' estimates then part further than when each takes
+/// the median over all its turns in the state.
+pub fn usual_turns(measurements: &[Measurement], usual: Option<f64>) -> Vec<usize> {
     let turns = measurements
         .iter()
         .map(|m| m.turns.len())
         .min()
         .unwrap_or(0);
-    let probes: Vec<&[f64]> = measurements.iter().map(|m| &m.probes[..]).collect();
-    let candidates = neighbour::usual_turns(&neighbour::turn_probes(&probes))
-        .unwrap_or_else(|| (0..turns).collect());
-    let times: Vec<Vec<f64>> = measurements.iter().map(|m| m.turn_times()).collect();
-    let typical: Vec<f64> = times
-        .iter()
-        .map(|t| estimate::median(&mut candidates.iter().map(|&c| t[c]).collect::<Vec<_>>()))
-        .collect();
-    let load = |turn: usize| {
-        let mut relative: Vec<f64> = times
-            .iter()
-            .zip(&typical)
-            .map(|(t, typical)| t[turn] / typical)
-            .collect();
-        estimate::median(&mut relative)
-    };
-    let mut by_load: Vec<(f64, usize)> = candidates.iter().map(|&t| (load(t), t)).collect();
-    by_load.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let keep = ((by_load.len() as f64 * QUIET_SHARE).ceil() as usize)
-        .max(MIN_TURNS_FOR_INTERVAL)
-        .min(by_load.len());
-    let mut quiet: Vec<usize> = by_load[..keep].iter().map(|&(_, t)| t).collect();
-    quiet.sort_unstable();
-    quiet
+    usual
+        .map(|figure| neighbour::turns_near(&turn_probes(measurements), figure))
+        .filter(|near| near.len() >= MIN_TURNS_FOR_INTERVAL)
+        .unwrap_or_else(|| (0..turns).collect())
 }
 
 /// Measures `bench` on each of `implementations` (each must be available) following `plan`.
@@ -171,7 +164,7 @@ pub fn measure(
     plan: &Plan,
 ) -> Result<Vec<Measurement>, BackendError> {
     let mut timing = Timing::start(bench, implementations, corpus, plan)?;
-    while !timing.is_done() {
+    while !timing.is_done(usual_state([&timing.measurements[..]])) {
         timing.take_turn()?;
     }
     Ok(timing.measurements)
@@ -180,15 +173,15 @@ pub fn measure(
 /// Measures every one of `benches` as [`measure`] does, but together: each round takes one turn
 /// of every benchmark that is not done, in a shuffled order, so that each benchmark's turns are
 /// spread over the whole run rather than gathered in a few seconds of it. A neighbour that comes
-/// and goes over minutes then meets every benchmark alike, and the quiet turns of each are drawn
-/// from the whole run. `finished` is told of each benchmark as it is done; the measurements
-/// come back in the order of `benches`.
+/// and goes over minutes then meets every benchmark alike, and the usual state is the whole
+/// run's. `finished` is told of each benchmark as it is done, with the run's usual state so far;
+/// the measurements come back in the order of `benches`.
 pub fn measure_interleaved(
     benches: &[Bench],
     implementations: &[Implementation],
     corpus: &Corpus,
     plan: &Plan,
-    mut finished: impl FnMut(Bench, &[Measurement]),
+    mut finished: impl FnMut(Bench, &[Measurement], Option<f64>),
 ) -> Result<Vec<Vec<Measurement>>, BackendError> {
     let mut timings = benches
         .iter()
@@ -201,10 +194,11 @@ pub fn measure_interleaved(
         for &b in &waiting {
             timings[b].take_turn()?;
         }
+        let usual = usual_state(timings.iter().map(|t| &t.measurements[..]));
         waiting.retain(|&b| {
-            let done = timings[b].is_done();
+            let done = timings[b].is_done(usual);
             if done {
-                finished(timings[b].bench, &timings[b].measurements);
+                finished(timings[b].bench, &timings[b].measurements, usual);
             }
             !done
         });
@@ -294,30 +288,30 @@ impl<'a> Timing<'a> {
         Ok(())
     }
 
-    /// The plan's turns are taken, and either the budget is spent or the quiet turns are
-    /// precise enough.
-    fn is_done(&self) -> bool {
+    /// The plan's turns are taken, and either the budget is spent or the turns in the `usual`
+    /// state are precise enough.
+    fn is_done(&self, usual: Option<f64>) -> bool {
         let turns = self.measurements.first().map_or(0, |m| m.turns.len());
         turns >= self.plan.min_turns.max(MIN_TURNS_FOR_INTERVAL)
             && (self.spent >= self.plan.budget
-                || precise_enough(&self.measurements, self.plan.precision))
+                || precise_enough(&self.measurements, usual, self.plan.precision))
     }
 }
 
 /// Whether every implementation's speed-up over the fastest scalar-class one (the baseline),
-/// over the quiet turns, has an interval within `precision` of its median.
-fn precise_enough(measurements: &[Measurement], precision: f64) -> bool {
-    let quiet = quiet_turns(measurements);
+/// over its turns in the `usual` state, has an interval within `precision` of its median.
+fn precise_enough(measurements: &[Measurement], usual: Option<f64>, precision: f64) -> bool {
+    let usual = usual_turns(measurements, usual);
     let Some(baseline) = measurements
         .iter()
         .filter(|m| m.implementation.is_baseline_candidate())
-        .min_by(|a, b| a.median_in(&quiet).total_cmp(&b.median_in(&quiet)))
+        .min_by(|a, b| a.median_in(&usual).total_cmp(&b.median_in(&usual)))
     else {
         return true;
     };
-    let reference = baseline.times_in(&quiet);
+    let reference = baseline.times_in(&usual);
     measurements.iter().all(|m| {
-        estimate::paired(&reference, &m.times_in(&quiet))
+        estimate::paired(&reference, &m.times_in(&usual))
             .is_some_and(|e| e.half_width() <= precision)
     })
 }
@@ -425,7 +419,7 @@ mod tests {
         let on = [BackendKind::Scalar, BackendKind::Swar].map(Implementation::native);
         let benches = [ALL[5], ALL[0], ALL[3]];
         let mut finished = Vec::new();
-        let measured = measure_interleaved(&benches, &on, &corpus, &tiny_plan(6), |bench, m| {
+        let measured = measure_interleaved(&benches, &on, &corpus, &tiny_plan(6), |bench, m, _| {
             finished.push((bench, m.len(), m[0].turns.len()));
         })
         .unwrap();
@@ -470,91 +464,80 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_quiet_turns_are_the_third_where_the_implementations_ran_closest_to_typical() {
-        // Turns 1, 4, 7, ... are loaded: the wide implementation slows by half, the
-        // latency-bound one by a twentieth, so their ratio moves with the load.
-        let loaded = |t: usize| t % 3 == 1;
-        let wide: Vec<f64> = (0..18).map(|t| if loaded(t) { 3.0 } else { 2.0 }).collect();
-        let narrow: Vec<f64> = (0..18)
-            .map(|t| if loaded(t) { 5.25 } else { 5.0 })
-            .collect();
-        let scalar: Vec<f64> = (0..18)
-            .map(|t| {
-                if loaded(t) {
-                    4.5
-                } else {
-                    3.0 + t as f64 * 0.01
-                }
-            })
-            .collect();
-        let m = [
-            steady_turns("swar-v3", &narrow),
-            steady_turns("avx2", &wide),
-            steady_turns("scalar", &scalar),
-        ];
-        let quiet = quiet_turns(&m);
-        assert_eq!(quiet.len(), 6);
-        assert!(quiet.iter().all(|&t| !loaded(t)), "{quiet:?}");
-        assert!(quiet.windows(2).all(|w| w[0] < w[1]));
-        let ratio = estimate::paired(&m[0].times_in(&quiet), &m[1].times_in(&quiet)).unwrap();
-        assert_eq!(ratio.median, 2.5);
-        // Fewer turns than an interval needs: all of them.
-        let short = [steady_turns("scalar", &[1.0, 2.0, 3.0])];
-        assert_eq!(quiet_turns(&short), [0, 1, 2]);
-    }
-
-    #[test]
-    fn the_quiet_turns_are_of_the_cores_usual_state() {
-        // A neighbour shares the core in every turn but 3, 8, 13 and 18: there the probe runs
-        // faster and so does every implementation, the wide one by less. Chosen by time alone,
-        // the quiet turns would be those four and two shared ones, a mixture of the two states.
-        let unshared = |t: usize| t % 5 == 3;
+    /// A benchmark of `turns` turns on swar-v3, avx512 and scalar, in which a neighbour shares
+    /// the core except in the turns `alone` picks: there the probe runs faster and so does every
+    /// implementation, the wide one by less.
+    fn probed(turns: usize, alone: impl Fn(usize) -> bool) -> Vec<Measurement> {
         let probe = |t: usize| {
-            if unshared(t) {
+            if alone(t) {
                 10.8
             } else {
                 6.6 + (t % 3) as f64 * 0.1
             }
         };
-        let with_probes = |name, shared: f64, alone: f64| {
-            let times: Vec<f64> = (0..20)
+        let timed = |name, shared: f64, unshared: f64| {
+            let times: Vec<f64> = (0..turns)
                 .map(|t| {
-                    if unshared(t) {
-                        alone
+                    if alone(t) {
+                        unshared
                     } else {
                         shared + t as f64 * 0.001
                     }
                 })
                 .collect();
             Measurement {
-                probes: (0..20).map(probe).collect(),
+                probes: (0..turns).map(probe).collect(),
                 ..steady_turns(name, &times)
             }
         };
-        let m = [
-            with_probes("swar-v3", 4.0, 3.3),
-            with_probes("avx512", 2.4, 2.25),
-            with_probes("scalar", 13.5, 8.5),
-        ];
-        let quiet = quiet_turns(&m);
-        assert_eq!(quiet.len(), 6);
-        assert!(quiet.iter().all(|&t| !unshared(t)), "{quiet:?}");
-        // Without probes, the fastest turns are the unshared ones.
-        let no_probes: Vec<Measurement> = m
-            .iter()
+        vec![
+            timed("swar-v3", 4.0, 3.3),
+            timed("avx512", 2.4, 2.25),
+            timed("scalar", 13.5, 8.5),
+        ]
+    }
+
+    #[test]
+    fn the_estimates_come_from_the_runs_usual_state() {
+        // One benchmark ran shared in 16 turns of 20, the other alone in 14 of 20: the run was
+        // mostly shared, and both benchmarks' estimates come from their shared turns.
+        let mostly_shared = probed(20, |t| t % 5 == 3);
+        let mostly_alone = probed(20, |t| t % 10 >= 3);
+        let usual = usual_state([&mostly_shared[..], &mostly_alone[..]]).unwrap();
+        assert!((6.0..7.0).contains(&usual), "{usual}");
+        let shared = usual_turns(&mostly_shared, Some(usual));
+        assert_eq!(shared.len(), 16);
+        assert!(shared.iter().all(|&t| t % 5 != 3), "{shared:?}");
+        assert_eq!(
+            usual_turns(&mostly_alone, Some(usual)),
+            [0, 1, 2, 10, 11, 12]
+        );
+        let m = &mostly_shared;
+        let ratio = estimate::paired(&m[0].times_in(&shared), &m[1].times_in(&shared)).unwrap();
+        assert!((ratio.median / (4.0 / 2.4) - 1.0).abs() < 0.01, "{ratio:?}");
+        // Its own usual state would have been the other one.
+        let own = usual_state([&mostly_alone[..]]).unwrap();
+        assert!(usual_turns(&mostly_alone, Some(own)).len() == 14);
+    }
+
+    #[test]
+    fn without_the_runs_state_every_turn_counts() {
+        // Fewer turns in the state than an interval needs, no probes, or no state.
+        let rarely_shared = probed(12, |t| t >= 5);
+        assert_eq!(rarely_shared[0].turns.len(), 12);
+        assert_eq!(
+            usual_turns(&rarely_shared, Some(6.6)),
+            (0..12).collect::<Vec<_>>()
+        );
+        let unprobed: Vec<Measurement> = probed(8, |_| false)
+            .into_iter()
             .map(|m| Measurement {
                 probes: Vec::new(),
-                ..m.clone()
+                ..m
             })
             .collect();
-        assert!(
-            quiet_turns(&no_probes)
-                .iter()
-                .filter(|&&t| unshared(t))
-                .count()
-                == 4
-        );
+        assert_eq!(usual_state([&unprobed[..]]), None);
+        assert_eq!(usual_turns(&unprobed, None), (0..8).collect::<Vec<_>>());
     }
 
     #[test]
@@ -569,10 +552,12 @@ mod tests {
             .collect();
         assert!(precise_enough(
             &[m("scalar", &steady), m("avx2", &half)],
+            None,
             0.02
         ));
         assert!(!precise_enough(
             &[m("scalar", &steady), m("avx2", &noisy)],
+            None,
             0.02
         ));
     }

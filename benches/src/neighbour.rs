@@ -12,12 +12,13 @@
 //! A shared core is not an occasional hiccup that the quietest turns avoid: on some hosts the
 //! neighbour runs for most of a run, and comes and goes in the rest. Were the estimates to mix the
 //! two states, in a share that differs from run to run, the speed-ups would move with it. So
-//! they are made in one state, the core's usual one ([`usual_turns`]): the turns whose probe lies
-//! near the figure most turns share.
+//! they are made in one state, the core's usual one over the whole run ([`usual_figure`] of every
+//! benchmark's turns): each benchmark's turns whose probe lies near the figure most of the run's
+//! turns share ([`turns_near`]).
 
 use std::time::Instant;
 
-use crate::estimate::{self, MIN_TURNS_FOR_INTERVAL};
+use crate::estimate;
 
 /// Additions per pass of the probe's loop.
 const ADDS_PER_PASS: u64 = 200;
@@ -54,21 +55,30 @@ pub fn turn_probes(per_implementation: &[&[f64]]) -> Vec<f64> {
         .collect()
 }
 
-/// The turns in the core's usual state, in turn order: those whose probe lies within
-/// [`STATE_BAND`] of the usual figure, the figure that most turns lie within that band of. The
-/// mode, not the median: on a core shared for half the run the probes gather around two figures,
-/// and their median may lie between them. `None` without probes, or when fewer turns than an
-/// interval needs share a state.
-pub fn usual_turns(probes: &[f64]) -> Option<Vec<usize>> {
-    let near = |figure: f64| move |p: &&f64| (**p / figure - 1.0).abs() <= STATE_BAND;
-    let usual = probes
-        .iter()
-        .copied()
-        .max_by_key(|&figure| probes.iter().filter(near(figure)).count())?;
-    let turns: Vec<usize> = (0..probes.len())
-        .filter(|&t| near(usual)(&&probes[t]))
-        .collect();
-    (turns.len() >= MIN_TURNS_FOR_INTERVAL).then_some(turns)
+/// The core's usual state: the probe figure that most of `probes` lie within [`STATE_BAND`]
+/// of. The mode, not the median: on a core shared for half the run the probes gather around two
+/// figures, and their median may lie between them. `None` without probes.
+pub fn usual_figure(probes: &[f64]) -> Option<f64> {
+    let mut sorted = probes.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let within = |&figure: &f64| {
+        let low = sorted.partition_point(|&p| p < figure * (1.0 - STATE_BAND));
+        let high = sorted.partition_point(|&p| p <= figure * (1.0 + STATE_BAND));
+        high - low
+    };
+    sorted.iter().copied().max_by_key(within)
+}
+
+/// The turns whose probe lies within [`STATE_BAND`] of `figure`, in turn order.
+pub fn turns_near(probes: &[f64], figure: f64) -> Vec<usize> {
+    (0..probes.len())
+        .filter(|&t| in_state(probes[t], figure))
+        .collect()
+}
+
+/// Whether `probe` lies within [`STATE_BAND`] of `figure`.
+fn in_state(probe: f64, figure: f64) -> bool {
+    figure * (1.0 - STATE_BAND) <= probe && probe <= figure * (1.0 + STATE_BAND)
 }
 
 /// `passes * ADDS_PER_PASS` additions in eight chains that do not wait for one another; the sum
@@ -143,10 +153,11 @@ mod tests {
         let probes = [
             6.6, 10.8, 6.5, 6.7, 10.6, 6.8, 6.4, 10.9, 6.6, 6.5, 10.7, 6.9,
         ];
-        assert_eq!(usual_turns(&probes).unwrap(), [0, 2, 3, 5, 6, 8, 9, 11]);
-        // Too few turns in one state for an interval: none chosen.
-        assert_eq!(usual_turns(&[5.0, 9.0, 5.1, 9.1, 5.2, 9.2, 5.0]), None);
-        assert_eq!(usual_turns(&[]), None);
+        let usual = usual_figure(&probes).unwrap();
+        assert!((6.4..=6.9).contains(&usual), "{usual}");
+        assert_eq!(turns_near(&probes, usual), [0, 2, 3, 5, 6, 8, 9, 11]);
+        assert_eq!(turns_near(&probes, 10.7), [1, 4, 7, 10]);
+        assert_eq!(usual_figure(&[]), None);
     }
 
     #[test]

@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 
 from gen.machines import shown_machine
-from gen.measurements import interval_standing, paired_interval, quiet_times, tie_margin
+from gen.measurements import counted_times, interval_standing, paired_interval, tie_margin
 
 RELATIONS = ("faster", "slower", "ties", "level", "no-slower", "fastest", "slowest")
 LEVEL = 0.03
@@ -76,8 +76,8 @@ def noise_floor(report):
 
 def speedup(a, b):
     """Row `a` over row `b`: (low, median, high), paired where both were timed in turns (over
-    the benchmark's quiet turns, where the report names them)."""
-    turns_a, turns_b = quiet_times(a), quiet_times(b)
+    the turns the benchmark's figures come from, where the report names them)."""
+    turns_a, turns_b = counted_times(a), counted_times(b)
     if turns_a and turns_b and len(turns_a) == len(turns_b):
         interval = paired_interval(turns_b, turns_a)
         if interval is not None:

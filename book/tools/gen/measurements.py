@@ -174,12 +174,27 @@ def lower_rank(n):
     return min(max(math.floor(n / 2 - half_width), 0), (n - 1) // 2)
 
 
-def quiet_times(row):
-    """The times of the turns a row's figures come from: its quiet turns, or every turn in a
+def chosen_turns(row):
+    """The turns a row's figures come from, if its report names them: its turns in the run's
+    usual state (`usual_turns`) or, in a report made before, its quiet turns."""
+    return row.get("usual_turns") or row.get("quiet_turns")
+
+
+def counted_turns_text(rows):
+    """What the turns a report's figures come from are, as a sentence names them."""
+    if any(r.get("usual_turns") for r in rows):
+        return "the turns in the run's usual state"
+    if any(r.get("quiet_turns") for r in rows):
+        return "the quiet turns"
+    return "the turns"
+
+
+def counted_times(row):
+    """The times of the turns a row's figures come from ([`chosen_turns`]), or every turn in a
     report that names none."""
     turns = row.get("turn_ns")
-    quiet = row.get("quiet_turns")
-    return [turns[t] for t in quiet] if turns and quiet else turns
+    chosen = chosen_turns(row)
+    return [turns[t] for t in chosen] if turns and chosen else turns
 
 
 def paired_interval(reference, subject):

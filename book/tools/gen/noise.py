@@ -7,6 +7,7 @@ what sets a report's noise floor (placement.json), and the checks of where each 
 
 from .formatting import decimals_by_magnitude, format_ns, format_ratio
 from .inputs import HEADER, read_json
+from .measurements import chosen_turns, counted_turns_text
 from .model_comparison import median
 
 
@@ -71,8 +72,9 @@ def agreement_table(reports_root):
              "benchmark, in the first run and in the second; the columns give how far the two "
              "differ, relative: at the median, the 90th percentile and the largest. *Before "
              "pairing*: a speed-up is the ratio of two medians over the run, each loop in one "
-             "placement; *the lab's*: the median of the ratios of the quietest third of the "
-             "turns, four placements of each loop, turns until every interval is within ±2 %. A "
+             "placement; *the lab's*: the median of the ratios of the turns its report counts "
+             "(those in the run's usual state; in reports made before, the quietest third), four "
+             "placements of each loop, turns until every interval is within ±2 %. A "
              "verdict is a speed-up over the baseline above 1 or below it by its interval, by "
              "more than the tie margin where the run had one (the timer before pairing had no "
              "intervals: no verdict of it is counted). The lab's "
@@ -86,16 +88,16 @@ def agreement_table(reports_root):
 
 def load_table(reports_root):
     """What a loaded turn does to each implementation: for the benchmark of any report whose
-    implementations were slowed most unevenly by the turns outside the quiet third, each
-    implementation's median time in the quiet turns and in the others."""
+    implementations were slowed most unevenly by the turns its figures leave out, each
+    implementation's median time in the turns counted and in the others."""
     worst = None
     for report_file in sorted(reports_root.glob("*/results.json")):
-        rows = [r for r in read_json(report_file)["results"] if r.get("quiet_turns")]
+        rows = [r for r in read_json(report_file)["results"] if chosen_turns(r)]
         for bench in sorted({r["benchmark"] for r in rows}):
             slowdowns = []
             for r in (r for r in rows if r["benchmark"] == bench):
-                quiet = set(r["quiet_turns"])
-                others = [t for i, t in enumerate(r["turn_ns"]) if i not in quiet]
+                counted = set(chosen_turns(r))
+                others = [t for i, t in enumerate(r["turn_ns"]) if i not in counted]
                 if others:
                     slowdowns.append((r, median(sorted(others)) / r["ns_per_op"]))
             if len(slowdowns) > 1:
@@ -103,24 +105,26 @@ def load_table(reports_root):
                 if worst is None or uneven > worst[0]:
                     worst = (uneven, report_file.parent.name, bench, slowdowns)
     if worst is None:
-        return ("*No report names its quiet turns yet: `qbb compare` writes them "
-                "(`quiet_turns` in `results.json`).*\n")
+        return ("*No report names the turns its figures come from yet: `qbb compare` writes "
+                "them (`usual_turns` in `results.json`).*\n")
     uneven, machine, bench, slowdowns = worst
     most, least = max(s for _, s in slowdowns), min(s for _, s in slowdowns)
     text = HEADER.format(source=f"`reports/{machine}/results.json`")
-    text += ("| implementation | quiet turns | the other turns | slower by | instructions per "
+    text += ("| implementation | turns counted | the other turns | slower by | instructions per "
              "cycle |\n| --- | ---: | ---: | ---: | ---: |\n")
     for r, s in sorted(slowdowns, key=lambda x: x[1]):
         ipc = f"{r['ipc']:.2f}" if r.get("ipc") else "–"
         others = r["ns_per_op"] * s
         text += (f"| {r['backend']} | {format_ns(r['ns_per_op'])} | {format_ns(others)} | "
                  f"{(s - 1) * 100:.0f} % | {ipc} |\n")
-    text += (f"\nNanoseconds per call of `{bench}` on `{machine}`: the median over the benchmark's "
-             f"quiet turns and over the other turns of the same run; of every benchmark of every "
-             f"report, the one whose implementations the other turns slowed most unevenly (the "
+    counted = counted_turns_text(r for r, _ in slowdowns)
+    text += (f"\nNanoseconds per call of `{bench}` on `{machine}`: the median over the "
+             f"benchmark's turns counted ({counted}) and over the other turns of the same run; of "
+             f"every benchmark of every report, the one whose implementations the other turns "
+             f"slowed most unevenly (the "
              f"largest slowdown, ×{most:.2f}, is {uneven:.2f} times the smallest, ×{least:.2f}). "
              f"Instructions per "
-             f"cycle are from the quiet turns' time and callgrind's count.\n")
+             f"cycle are from the turns counted and callgrind's count.\n")
     return text
 
 
@@ -144,11 +148,12 @@ def placement_spread(report, report_dir, shown=8):
                  " | ".join(format_ns(ns) for ns in r["placement_ns"]) +
                  f" | {spread(r) * 100:.0f} % | {format_ns(r['ns_per_op'])} |\n")
     wide = sum(1 for r in rows if spread(r) > 0.1)
+    counted = counted_turns_text(rows)
     text += (f"\nNanoseconds per call. The {shown} rows of `{machine}`'s report whose time moved "
              f"most with the placement of their loop, of {len(rows)}; {wide} rows moved by more "
              f"than 10 %. Column +k is the copy moved k bytes on from a 64-byte boundary (before "
-             f"the same prologue in every copy), its time the median over the quiet turns; the cell "
-             f"is the table's time: the median over the quiet turns of each turn's median over "
+             f"the same prologue in every copy), its time the median over {counted}; the cell "
+             f"is the table's time: the median over {counted} of each turn's median over "
              f"the placements.\n")
     return text
 

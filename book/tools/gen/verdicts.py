@@ -11,9 +11,9 @@ from .catalogue import SIMD
 from .formatting import (and_list, format_fraction, format_ipc, format_noise, format_ns, format_ratio,
                          format_speedup)
 from .inputs import HEADER, REPO, read_json
-from .measurements import (against_one, by_benchmark, counted_another_copy, inherited_from,
-                           instructions_of, interval_standing, interval_tie_text, ipc_of, is_fair,
-                           is_paired, paired_interval, per_call, quiet_times, tie_margin,
+from .measurements import (against_one, by_benchmark, counted_another_copy, counted_times,
+                           inherited_from, instructions_of, interval_standing, interval_tie_text,
+                           ipc_of, is_fair, is_paired, paired_interval, per_call, tie_margin,
                            tied_fastest, timed)
 
 
@@ -235,7 +235,7 @@ def fastest_among(report, rows, names):
     noise = report.get("noise") or 0.0
 
     def ties(r):
-        turns, best_turns = quiet_times(r), quiet_times(best)
+        turns, best_turns = counted_times(r), counted_times(best)
         interval = (paired_interval(best_turns, turns)
                     if turns and best_turns and len(turns) == len(best_turns) else None)
         if interval is not None:

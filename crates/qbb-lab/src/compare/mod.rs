@@ -214,21 +214,21 @@ fn measure_once(
         implementations,
         corpus,
         plan,
-        |bench, measured| {
+        |bench, measured, usual| {
             done += 1;
             let turns = measured.first().map_or(0, |m| m.turns.len());
-            let quiet = qbb_benches::measure::quiet_turns(measured);
+            let usual = qbb_benches::measure::usual_turns(measured, usual);
             let summary: Vec<String> = measured
                 .iter()
                 .map(|m| {
-                    let ns = three_digits(m.median_in(&quiet));
+                    let ns = three_digits(m.median_in(&usual));
                     format!("{} {ns} ns", m.implementation)
                 })
                 .collect();
             eprintln!(
-                "[{done:>2}/{}] {bench} ({turns} turns, {} quiet): {}",
+                "[{done:>2}/{}] {bench} ({turns} turns, {} in the usual state): {}",
                 benches.len(),
-                quiet.len(),
+                usual.len(),
                 summary.join(", ")
             );
         },
@@ -249,14 +249,15 @@ fn measure_once(
             .clock_ghz
             .map_or("not measured".to_string(), |ghz| format!("{ghz:.2} GHz"))
     );
+    let usual = qbb_benches::measure::usual_state(measured.iter().map(|m| &m[..]));
     let rows = measured
         .iter()
         .flat_map(|measured| {
-            let quiet = qbb_benches::measure::quiet_turns(measured);
+            let turns = qbb_benches::measure::usual_turns(measured, usual);
             let clock = machine.clock_ghz;
             measured
                 .iter()
-                .map(move |m| Row::measured(m, &quiet, clock))
+                .map(move |m| Row::measured(m, &turns, clock))
                 .collect::<Vec<_>>()
         })
         .collect();
@@ -449,10 +450,26 @@ fn noise_text(noise: Option<f64>, paired: bool) -> String {
 const TIE_BAND_TEXT: &str = "with its interval as a whisker and the ties' margin as a band around \
                              1×: a whisker that reaches into the band is a tie.";
 
-/// Whether the figures come from each benchmark's quiet turns (every run since they were
-/// introduced; the turns of a report made before are all counted).
-fn has_quiet_turns(results: &Results) -> bool {
-    results.results.iter().any(|r| !r.quiet_turns.is_empty())
+/// Which of a benchmark's turns its figures come from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum ChosenTurns {
+    /// Every turn (reports made before any were chosen).
+    Every,
+    /// The quietest third (reports made before the usual state was the run's).
+    Quiet,
+    /// Those in the run's usual state.
+    Usual,
+}
+
+fn chosen_turns(results: &Results) -> ChosenTurns {
+    let rows = &results.results;
+    if rows.iter().any(|r| !r.usual_turns.is_empty()) {
+        ChosenTurns::Usual
+    } else if rows.iter().any(|r| !r.quiet_turns.is_empty()) {
+        ChosenTurns::Quiet
+    } else {
+        ChosenTurns::Every
+    }
 }
 
 /// The tie margin as the pages say it: `1 %`.
@@ -473,31 +490,41 @@ fn method_text(results: &Results) -> String {
     }
     let turns = results.results.iter().map(|r| r.turn_ns.len());
     let (fewest, most) = (turns.clone().min().unwrap_or(0), turns.max().unwrap_or(0));
-    if !has_quiet_turns(results) {
-        return format!(
-            "The benchmarks were timed in turns, {fewest} to {most} per benchmark (until every \
-             speed-up's interval was within ±2 % or the benchmark's time was spent): in each \
-             turn every implementation ran once in each of the {PLACEMENTS} placements of its \
-             loop, in a shuffled order, and a turn's time is the median over the placements. A \
-             cell's time is the median over the turns, and its speed-up the median of the turns' \
-             ratios, with a 95 % interval in `results.json`."
-        );
-    }
-    let state = if results.results.iter().any(|r| !r.turn_probe.is_empty()) {
-        "of the turns in which the core was in its usual state, by a probe of its issue width \
-         timed before every sample (`turn_probe`: whether another thread shared the core), the \
-         quietest third"
-    } else {
-        "the quietest third of the turns"
+    let placed = format!(
+        "per benchmark (until every speed-up's interval was within ±2 % or the benchmark's time \
+         was spent): in each turn every implementation ran once in each of the {PLACEMENTS} \
+         placements of its loop, in a shuffled order, and a turn's time is the median over the \
+         placements."
+    );
+    let chosen = match chosen_turns(results) {
+        ChosenTurns::Every => {
+            return format!(
+                "The benchmarks were timed in turns, {fewest} to {most} {placed} A cell's time is \
+                 the median over the turns, and its speed-up the median of the turns' ratios, \
+                 with a 95 % interval in `results.json`."
+            );
+        }
+        ChosenTurns::Quiet if results.results.iter().any(|r| !r.turn_probe.is_empty()) => {
+            "each benchmark's quiet turns (of the turns in which the core was in its usual \
+             state, by a probe of its issue width timed before every sample (`turn_probe`: \
+             whether another thread shared the core), the quietest third: those in which the \
+             implementations ran fastest against their typical times)"
+        }
+        ChosenTurns::Quiet => {
+            "each benchmark's quiet turns (the quietest third of the turns: those in which the \
+             implementations ran fastest against their typical times)"
+        }
+        ChosenTurns::Usual => {
+            "each benchmark's turns in the run's usual state: a probe of the core's issue width \
+             timed before every sample (`turn_probe`) says whether another thread shared the \
+             core, and the turns counted are those whose probe lies within a tenth of the figure \
+             most of the run's turns share (every turn of a benchmark with fewer than six such \
+             turns)"
+        }
     };
     format!(
         "The benchmarks were timed together in turns, a turn of each in every round, {fewest} to \
-         {most} per benchmark (until every speed-up's interval was within ±2 % or the \
-         benchmark's time was spent): in each turn \
-         every implementation ran once in each of the {PLACEMENTS} placements of its loop, in a \
-         shuffled order, and a turn's time is the median over the placements. The figures come \
-         from each benchmark's quiet turns ({state}: those in which the implementations \
-         ran fastest against their typical times): a cell's time is the median over them, and its \
+         {most} {placed} The figures come from {chosen}: a cell's time is the median over them, and its \
          speed-up the median of their ratios, with a 95 % interval in `results.json`."
     )
 }
@@ -621,20 +648,27 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
              `ns_max`).",
             "and the run's noise floor as a band around 1×.",
         )
-    } else if !has_quiet_turns(results) {
-        (
-            "Each turn's time, each placement's and each speed-up's interval are in \
-             `results.json` (`turn_ns`, `placement_ns`, `speedup_interval`); the fastest and \
-             slowest turn are `ns_min` and `ns_max`.",
-            TIE_BAND_TEXT,
-        )
     } else {
-        (
-            "Each turn's time, the quiet turns, each placement's time and each speed-up's \
-             interval are in `results.json` (`turn_ns`, `quiet_turns`, `placement_ns`, \
-             `speedup_interval`); the fastest and slowest quiet turn are `ns_min` and `ns_max`.",
-            TIE_BAND_TEXT,
-        )
+        let kept = match chosen_turns(results) {
+            ChosenTurns::Every => {
+                "Each turn's time, each placement's and each speed-up's interval are in \
+                 `results.json` (`turn_ns`, `placement_ns`, `speedup_interval`); the fastest and \
+                 slowest turn are `ns_min` and `ns_max`."
+            }
+            ChosenTurns::Quiet => {
+                "Each turn's time, the quiet turns, each placement's time and each speed-up's \
+                 interval are in `results.json` (`turn_ns`, `quiet_turns`, `placement_ns`, \
+                 `speedup_interval`); the fastest and slowest quiet turn are `ns_min` and \
+                 `ns_max`."
+            }
+            ChosenTurns::Usual => {
+                "Each turn's time and probe, the turns counted, each placement's time and each \
+                 speed-up's interval are in `results.json` (`turn_ns`, `turn_probe`, \
+                 `usual_turns`, `placement_ns`, `speedup_interval`); the fastest and slowest \
+                 turn counted are `ns_min` and `ns_max`."
+            }
+        };
+        (kept, TIE_BAND_TEXT)
     };
     page.push_str(&format!(
         "\n{kept} The charts draw each speed-up over the baseline on a log axis {charts} The \
@@ -718,6 +752,15 @@ mod tests {
         }
         let probed = markdown_page(&results, false);
         assert_contains_all(&probed, &["in its usual state", "`turn_probe`"]);
+        for row in &mut results.results {
+            row.usual_turns = std::mem::take(&mut row.quiet_turns);
+        }
+        let usual = markdown_page(&results, false);
+        assert_contains_all(
+            &usual,
+            &["the run's usual state", "`usual_turns`", "`turn_probe`"],
+        );
+        assert!(!usual.contains("quiet"), "{usual}");
     }
 
     #[test]

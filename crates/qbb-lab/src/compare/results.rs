@@ -28,35 +28,41 @@ use crate::report::{
 pub type Results = Report<Row>;
 
 /// What one figure is.
-const UNIT: &str = "ns per call (median over the quiet turns)";
+const UNIT: &str = "ns per call (median over the turns in the run's usual state)";
 
 /// One benchmark timed on one implementation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     #[serde(flatten)]
     pub subject: Subject,
-    /// The median over the samples (over the quiet turns, for `qbb compare`), nanoseconds per
-    /// call.
+    /// The median over the samples (over the turns in the run's usual state, for `qbb
+    /// compare`), nanoseconds per call.
     pub ns_per_op: f64,
-    /// The fastest and slowest sample (quiet turn), nanoseconds per call.
+    /// The fastest and slowest sample (turn the figures come from), nanoseconds per call.
     pub ns_min: f64,
     pub ns_max: f64,
-    /// Samples: the quiet turns, for `qbb compare`.
+    /// Samples: the turns the figures come from, for `qbb compare`.
     pub samples: usize,
     /// Nanoseconds per call in each turn: the median over the placements of the loop.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turn_ns: Vec<f64>,
-    /// The turns the figures come from (indices into `turn_ns`): the benchmark's quiet turns
-    /// (`qbb_benches::measure::quiet_turns`), the same for each of its rows. Empty in files written before, where every turn
-    /// counts.
+    /// The turns the figures come from (indices into `turn_ns`): the benchmark's turns in the
+    /// run's usual state (`qbb_benches::measure::usual_turns`), the same for each of its rows.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub usual_turns: Vec<usize>,
+    /// In files written before the usual state was the run's, the turns the figures came from:
+    /// the third of the benchmark's turns with the lowest load (of those in its own usual state,
+    /// where it had probes). Files older still name neither, and every turn counts. Read, never
+    /// written.
+    #[serde(default, skip_serializing)]
     pub quiet_turns: Vec<usize>,
     /// The neighbour probe of each turn: independent additions per nanosecond, timed just
     /// before the row's samples ([`qbb_benches::neighbour`]); a turn in which another thread
     /// shared the core probes slower. Empty where there is no probe, and in files written before.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turn_probe: Vec<f64>,
-    /// Nanoseconds per call of each placement of the loop: the median over the quiet turns.
+    /// Nanoseconds per call of each placement of the loop: the median over the turns the figures
+    /// come from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub placement_ns: Vec<f64>,
     /// Calls timed in one sample.
@@ -116,6 +122,7 @@ impl Row {
             ns_max: round4(sorted.last().copied().unwrap_or(f64::NAN)),
             samples: sorted.len(),
             turn_ns: Vec::new(),
+            usual_turns: Vec::new(),
             quiet_turns: Vec::new(),
             turn_probe: Vec::new(),
             placement_ns: Vec::new(),
@@ -134,36 +141,45 @@ impl Row {
     }
 
     /// The row of a measurement by `qbb compare` whose figures come from the turns numbered in
-    /// `quiet` (its benchmark's [`qbb_benches::measure::quiet_turns`]); every turn's time and
+    /// `usual` (its benchmark's [`qbb_benches::measure::usual_turns`]); every turn's time and
     /// each placement's are kept.
-    pub fn measured(m: &Measurement, quiet: &[usize], clock_ghz: Option<f64>) -> Row {
-        let quiet_times: Vec<f64> = m.times_in(quiet).into_iter().map(round4).collect();
+    pub fn measured(m: &Measurement, usual: &[usize], clock_ghz: Option<f64>) -> Row {
+        let usual_times: Vec<f64> = m.times_in(usual).into_iter().map(round4).collect();
         let mut row = Row::new(
             m.bench,
             m.implementation,
-            &quiet_times,
+            &usual_times,
             m.calls_per_sample,
             clock_ghz,
         );
         row.turn_ns = m.turn_times().into_iter().map(round4).collect();
-        row.quiet_turns = quiet.to_vec();
+        row.usual_turns = usual.to_vec();
         row.turn_probe = m.probes.iter().copied().map(round4).collect();
-        row.placement_ns = m.placement_times(quiet).into_iter().map(round4).collect();
+        row.placement_ns = m.placement_times(usual).into_iter().map(round4).collect();
         row
     }
 
-    /// The times of the turns the figures come from: the quiet turns, or every turn in a file
-    /// that names none.
-    fn estimated_turns(&self) -> Vec<f64> {
-        if self.quiet_turns.is_empty() {
-            return self.turn_ns.clone();
-        }
-        let turn = |&t: &usize| self.turn_ns.get(t).copied();
-        self.quiet_turns.iter().filter_map(turn).collect()
+    /// The turns the figures come from, if the file names them: the usual turns, or in an older
+    /// file the quiet ones.
+    pub fn chosen_turns(&self) -> Option<&[usize]> {
+        [&self.usual_turns, &self.quiet_turns]
+            .into_iter()
+            .find(|turns| !turns.is_empty())
+            .map(|turns| &turns[..])
     }
 
-    /// This row's speed-up over `reference`, paired turn by turn over the quiet turns; `None`
-    /// unless both have turns.
+    /// The times of the turns the figures come from ([`Row::chosen_turns`]), or of every turn in
+    /// a file that names none.
+    fn estimated_turns(&self) -> Vec<f64> {
+        let Some(chosen) = self.chosen_turns() else {
+            return self.turn_ns.clone();
+        };
+        let turn = |&t: &usize| self.turn_ns.get(t).copied();
+        chosen.iter().filter_map(turn).collect()
+    }
+
+    /// This row's speed-up over `reference`, paired turn by turn over the turns the figures
+    /// come from; `None` unless both have turns.
     pub fn paired_over(&self, reference: &Row) -> Option<Estimate> {
         estimate::paired(&reference.estimated_turns(), &self.estimated_turns())
     }
@@ -455,34 +471,38 @@ pub(crate) mod tests {
         let measured = Row::measured(&m, &every_turn, None);
         row.ns_per_op = measured.ns_per_op;
         row.turn_ns = measured.turn_ns;
-        row.quiet_turns = measured.quiet_turns;
+        row.usual_turns = measured.usual_turns;
         row.placement_ns = measured.placement_ns;
         row
     }
 
     #[test]
-    fn a_rows_figures_come_from_its_quiet_turns_alone() {
-        // Turns 1 and 4 are loaded: avx2 slows by half there, swar-v3 hardly at all.
+    fn a_rows_figures_come_from_the_turns_it_names() {
+        // Turns 1 and 4 are of another state: avx2 slows by half there, swar-v3 hardly at all.
         let narrow = [5.0, 5.2, 5.0, 5.0, 5.2, 5.0, 5.0, 5.0];
         let wide = [2.0, 3.0, 2.0, 2.0, 3.0, 2.0, 2.0, 2.0];
-        let quiet = [0, 2, 3, 5, 6, 7];
+        let usual = [0, 2, 3, 5, 6, 7];
         let mut rows = vec![
             turned("flip", "swar-v3", &narrow),
             turned("flip", "avx2", &wide),
         ];
         for row in &mut rows {
-            row.quiet_turns = quiet.to_vec();
+            row.usual_turns = usual.to_vec();
         }
-        let swar = &rows[0];
-        let avx2 = &rows[1];
-        assert_eq!(avx2.paired_over(swar).unwrap().median, 2.5);
+        assert_eq!(rows[1].paired_over(&rows[0]).unwrap().median, 2.5);
+        // A file written before names them its quiet turns.
+        for row in &mut rows {
+            row.quiet_turns = std::mem::take(&mut row.usual_turns);
+        }
+        assert_eq!(rows[1].chosen_turns(), Some(&usual[..]));
+        assert_eq!(rows[1].paired_over(&rows[0]).unwrap().median, 2.5);
         for row in &mut rows {
             row.quiet_turns.clear();
         }
+        assert_eq!(rows[1].chosen_turns(), None);
         let every_turn = rows[1].paired_over(&rows[0]).unwrap();
         assert_eq!(every_turn.interval.low, 5.2 / 3.0);
     }
-
     #[test]
     fn paired_rows_take_the_median_of_the_turns_ratios_and_tie_by_interval() {
         // The machine slows down in the last four turns; swar-v3 is the baseline, avx2 twice as
