@@ -6,9 +6,11 @@
 # lab's agreement takes one): from the turns in which the core ran alone (the probe within a
 # tenth, the lab's STATE_BAND, of the highest figure any run's probe reached), from the turns in
 # which it was shared (the rest), from every turn, from the quietest third of all turns (the rule
-# before the probe: the third with the lowest load, never fewer than six), and as the lab reports
-# them (the paired ratio over the turns in the run's usual state, `usual_turns`). If a state's
-# ratios hold still from run to run while the others move, the mixture of the states moved them.
+# before the probe: the third with the lowest load, never fewer than six), from the quietest third
+# of the turns in the usual state (the rule before the lab counted every turn of that state), and
+# as the lab reports them (the paired ratio over the turns in the run's usual state,
+# `usual_turns`). If a state's ratios hold still from run to run while the others move, the
+# mixture of the states moved them.
 #
 # Usage: reports/neighbour-check.sh MACHINE [RUNS] [BENCH]
 #   RUNS defaults to 10, BENCH to weighted-popcount. Writes reports/MACHINE/neighbour.json, which
@@ -74,20 +76,30 @@ def ratio(turns, base, row):
         return None
     return round(statistics.median(base["turn_ns"][t] / row["turn_ns"][t] for t in turns), 4)
 
-def quietest_third(rows, turns):
-    """The rule before the probe: the third of all turns with the lowest load (the median over
-    the implementations of a turn's time over that implementation's median)."""
-    typical = [statistics.median(r["turn_ns"][:turns]) for r in rows]
+def quietest_third(rows, candidates):
+    """The third of the `candidates` turns with the lowest load (the median over the
+    implementations of a turn's time over that implementation's median over the candidates),
+    never fewer than six."""
+    typical = [statistics.median(r["turn_ns"][t] for t in candidates) for r in rows]
     load = lambda t: statistics.median(r["turn_ns"][t] / m for r, m in zip(rows, typical))
-    keep = min(max(math.ceil(turns / 3), MIN_TURNS), turns)
-    return sorted(sorted(range(turns), key=lambda t: (load(t), t))[:keep])
+    keep = min(max(math.ceil(len(candidates) / 3), MIN_TURNS), len(candidates))
+    return sorted(sorted(candidates, key=lambda t: (load(t), t))[:keep])
+
+def usual_state(probes):
+    """The turns whose probe lies within the band of the figure most probes do (the lab's
+    usual state; the highest such figure where several are), or every turn where fewer than six
+    do."""
+    near = lambda figure: [t for t, p in enumerate(probes) if abs(p / figure - 1) <= BAND]
+    usual = near(max(sorted(probes, reverse=True), key=lambda f: len(near(f))))
+    return usual if len(usual) >= MIN_TURNS else list(range(len(probes)))
 
 out_runs = []
 for report, rows, probes in read_runs:
     turns = len(probes)
     alone = [t for t in range(turns) if probes[t] >= alone_figure * (1 - BAND)]
     shared = [t for t in range(turns) if t not in alone]
-    quiet = quietest_third(rows, turns)
+    quiet = quietest_third(rows, range(turns))
+    quiet_usual = quietest_third(rows, usual_state(probes))
     base = next(r for r in rows if r["backend"] == reference)
     implementations = {}
     for row in rows:
@@ -99,6 +111,7 @@ for report, rows, probes in read_runs:
             "shared": ratio(shared, base, row),
             "all_turns": ratio(range(turns), base, row),
             "quietest_third_of_all": ratio(quiet, base, row),
+            "quietest_third_of_usual": ratio(quiet_usual, base, row),
         }
     median_probe = lambda ts: round(statistics.median(probes[t] for t in ts), 2) if ts else None
     out_runs.append({

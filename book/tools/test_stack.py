@@ -59,10 +59,10 @@ class StackCheck(unittest.TestCase):
         self.assertIn("reports/stack-check.sh", stack_check([]))
 
 
-def neighbour_file(folder, alone_turns):
+def neighbour_file(folder, alone_turns, older=False):
     """A neighbour.json of three runs of 60 turns, the core alone in `alone_turns[i]` of run i;
     avx512 1.5x swar-v3 alone and 1.7x shared, the quietest third of all turns lower the more
-    turns ran alone."""
+    turns ran alone; an `older` file has no quietest third of the usual state."""
     def run(alone):
         shared = 60 - alone
         return {"turns": 60, "alone_turns": alone, "shared_turns": shared,
@@ -73,7 +73,8 @@ def neighbour_file(folder, alone_turns):
                     "alone": 1.5 if alone >= 6 else None,
                     "shared": 1.7 if shared >= 6 else None,
                     "all_turns": 1.6,
-                    "quietest_third_of_all": 1.7 - alone / 100}}}
+                    "quietest_third_of_all": 1.7 - alone / 100,
+                    **({} if older else {"quietest_third_of_usual": 1.68})}}}
     folder.mkdir(parents=True)
     path = folder / "neighbour.json"
     path.write_text(json.dumps({
@@ -88,16 +89,17 @@ class NeighbourCheck(unittest.TestCase):
     def test_each_state_is_a_range_over_the_runs_that_had_enough_turns_in_it(self):
         with tempfile.TemporaryDirectory() as tmp:
             mixed = neighbour_file(Path(tmp) / "reports" / "cpu-a", (0, 3, 20))
-            alone = neighbour_file(Path(tmp) / "reports" / "cpu-b", (60, 60, 60))
+            alone = neighbour_file(Path(tmp) / "reports" / "cpu-b", (60, 60, 60), older=True)
             text = neighbour_check([mixed, alone])
         rows = [line for line in text.splitlines() if line.startswith("| `")]
         self.assertEqual(rows[0], "| `cpu-a` | avx512 | 1.70× | 1.50× (1 of the runs) | 1.70× | "
-                                  "1.60× | 1.50× to 1.70× |")
-        self.assertEqual(rows[1], "| `cpu-b` | avx512 | 1.50× | 1.50× | — | 1.60× | 1.10× |")
+                                  "1.60× | 1.50× to 1.70× | 1.68× |")
+        self.assertEqual(rows[1], "| `cpu-b` | avx512 | 1.50× | 1.50× | — | 1.60× | 1.10× | — |")
         self.assertIn("the core ran alone in 0 to 20 of 60 turns a run (about 10.8 additions a "
                       "nanosecond alone, 6.6 shared)", text)
         self.assertIn("the most any implementation's ratio moved over the runs, as reported 0.0 %, "
-                      "alone —, shared 0.0 %, every turn 0.0 %, quietest third of all 13.3 %",
+                      "alone —, shared 0.0 %, every turn 0.0 %, quietest third of all 13.3 %, "
+                      "quietest third of the usual state 0.0 %",
                       text)
         self.assertIn("alone in 60 of 60 turns a run (about 10.8 additions a nanosecond alone)",
                       text)

@@ -248,12 +248,13 @@ NEIGHBOUR_ESTIMATES = {
     "shared": "shared",
     "all_turns": "every turn",
     "quietest_third_of_all": "quietest third of all",
+    "quietest_third_of_usual": "quietest third of the usual state",
 }
 
 
 def known_estimates(runs, backend, estimate):
     """One implementation's estimate in each run that had the turns for it."""
-    figures = (r["implementations"][backend][estimate] for r in runs)
+    figures = (r["implementations"][backend].get(estimate) for r in runs)
     return [f for f in figures if f is not None]
 
 
@@ -294,14 +295,14 @@ def span(counts):
 def neighbour_check(paths):
     """The check of whether a shared core moves the ratios, on every machine that ran it: one
     benchmark in several processes, each run's speed-ups from the turns the core ran alone, from
-    those it was shared, from every turn, from the quietest third of all turns, and as the lab
-    reports them."""
+    those it was shared, from every turn, from the quietest third of all turns and of those in
+    the usual state, and as the lab reports them."""
     if not paths:
         return no_check_yet("neighbour.json", "neighbour-check.sh")
     text = several_machines_header(paths, "neighbour.json")
     text += ("| machine | implementation | as the lab reports it | turns alone | turns shared | "
-             "every turn | quietest third of all turns |\n"
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
+             "every turn | quietest third of all turns | quietest third of the usual state |\n"
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
     notes = []
     for path in paths:
         c = read_json(path)
@@ -325,5 +326,6 @@ def neighbour_check(paths):
         "\nThe range over the runs of each estimate, every one the median of the paired ratios "
         "over its turns, all taken from the same turns of each run; a turn ran alone when its "
         "probe came within a tenth of the highest any run reached; — where no run had the six "
-        "turns an estimate needs in that state. " + " ".join(notes) + "\n")
+        "turns an estimate needs in that state (or, in a file written before the estimate, no run "
+        "made it). " + " ".join(notes) + "\n")
     return text
