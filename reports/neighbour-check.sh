@@ -85,28 +85,22 @@ def quietest_third(rows, candidates):
     keep = min(max(math.ceil(len(candidates) / 3), MIN_TURNS), len(candidates))
     return sorted(sorted(candidates, key=lambda t: (load(t), t))[:keep])
 
-def usual_state(probes):
-    """The turns whose probe lies within the band of the figure most probes do (the lab's
-    usual state; the highest such figure where several are), or every turn where fewer than six
-    do."""
-    near = lambda figure: [t for t, p in enumerate(probes) if abs(p / figure - 1) <= BAND]
-    usual = near(max(sorted(probes, reverse=True), key=lambda f: len(near(f))))
-    return usual if len(usual) >= MIN_TURNS else list(range(len(probes)))
-
 out_runs = []
 for report, rows, probes in read_runs:
     turns = len(probes)
     alone = [t for t in range(turns) if probes[t] >= alone_figure * (1 - BAND)]
     shared = [t for t in range(turns) if t not in alone]
     quiet = quietest_third(rows, range(turns))
-    quiet_usual = quietest_third(rows, usual_state(probes))
+    # The lab's usual state (the same turns for every row): one benchmark, so the run's.
+    usual = rows[0]["usual_turns"]
+    quiet_usual = quietest_third(rows, usual)
     base = next(r for r in rows if r["backend"] == reference)
     implementations = {}
     for row in rows:
         if row is base:
             continue
         implementations[row["backend"]] = {
-            "reported": ratio(row["usual_turns"], base, row),
+            "reported": ratio(usual, base, row),
             "alone": ratio(alone, base, row),
             "shared": ratio(shared, base, row),
             "all_turns": ratio(range(turns), base, row),
@@ -114,8 +108,13 @@ for report, rows, probes in read_runs:
             "quietest_third_of_usual": ratio(quiet_usual, base, row),
         }
     median_probe = lambda ts: round(statistics.median(probes[t] for t in ts), 2) if ts else None
+    probe_usual = median_probe(usual)
     out_runs.append({
         "turns": turns,
+        "usual_turns": len(usual),
+        "probe_usual": probe_usual,
+        # The state the lab's estimates were made in, judged as each turn's is.
+        "usual_state": "alone" if probe_usual >= alone_figure * (1 - BAND) else "shared",
         "alone_turns": len(alone),
         "shared_turns": len(shared),
         "probe_alone": median_probe(alone),

@@ -65,7 +65,8 @@ def neighbour_file(folder, alone_turns, older=False):
     turns ran alone; an `older` file has no quietest third of the usual state."""
     def run(alone):
         shared = 60 - alone
-        return {"turns": 60, "alone_turns": alone, "shared_turns": shared,
+        state = {} if older else {"usual_state": "shared" if shared >= alone else "alone"}
+        return {"turns": 60, "alone_turns": alone, "shared_turns": shared, **state,
                 "probe_alone": 10.8 if alone else None, "probe_shared": 6.6 if shared else None,
                 "clock_ghz": 2.3,
                 "implementations": {"avx512": {
@@ -99,10 +100,17 @@ class NeighbourCheck(unittest.TestCase):
                       "nanosecond alone, 6.6 shared)", text)
         self.assertIn("the most any implementation's ratio moved over the runs, as reported 0.0 %, "
                       "alone —, shared 0.0 %, every turn 0.0 %, quietest third of all 13.3 %, "
-                      "quietest third of the usual state 0.0 %",
-                      text)
+                      "quietest third of the usual state 0.0 %; commit", text)
         self.assertIn("alone in 60 of 60 turns a run (about 10.8 additions a nanosecond alone)",
                       text)
+
+    def test_runs_in_both_states_say_how_far_the_ratios_moved_within_each(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            both = neighbour_file(Path(tmp) / "reports" / "cpu-c", (10, 50, 55))
+            text = neighbour_check([both])
+        self.assertIn("the usual state the lab's estimates came from was the alone one in 2 runs "
+                      "and a shared one in the other 1, and as reported moved by 0.0 % at most "
+                      "within the first and — within the second", text)
 
     def test_no_neighbour_file_says_which_command_writes_one(self):
         self.assertIn("reports/neighbour-check.sh", neighbour_check([]))

@@ -5,7 +5,7 @@ what sets a report's noise floor (placement.json), and the checks of where each 
 (stack.json) and of what a shared core does to the ratios (neighbour.json).
 """
 
-from .formatting import decimals_by_magnitude, format_ns, format_ratio
+from .formatting import and_list, decimals_by_magnitude, format_ns, format_ratio
 from .inputs import HEADER, read_json
 from .measurements import chosen_turns, counted_turns_text
 from .model_comparison import median
@@ -270,14 +270,42 @@ def estimate_spread(runs, backend, estimate):
     return cell if len(known) == len(runs) else f"{cell} ({len(known)} of the runs)"
 
 
-def widest_moves(runs):
-    """How far each estimate moved over the runs: for the implementation that moved most, its
+def widest_move(runs, estimate):
+    """How far one estimate moved over the runs: for the implementation that moved most, its
     highest ratio over its lowest, less 1, among the runs that had the turns for it."""
-    def moved(estimate):
-        per_backend = (known_estimates(runs, b, estimate) for b in runs[0]["implementations"])
-        moves = [max(known) / min(known) - 1 for known in per_backend if len(known) > 1]
-        return f"{max(moves) * 100:.1f} %" if moves else "—"
-    return ", ".join(f"{name} {moved(e)}" for e, name in NEIGHBOUR_ESTIMATES.items())
+    per_backend = (known_estimates(runs, b, estimate) for b in runs[0]["implementations"])
+    moves = [max(known) / min(known) - 1 for known in per_backend if len(known) > 1]
+    return f"{max(moves) * 100:.1f} %" if moves else "—"
+
+
+def widest_moves(runs):
+    """How far each estimate moved over the runs ([`widest_move`])."""
+    return ", ".join(f"{name} {widest_move(runs, e)}" for e, name in NEIGHBOUR_ESTIMATES.items())
+
+
+def moves_within_states(runs):
+    """Where the lab's usual state was the alone one in some runs and the shared one in others
+    (`usual_state`): how far its reported ratios moved within each group of runs; empty
+    otherwise, and for a file written before the runs named their state."""
+    alone = [r for r in runs if r.get("usual_state") == "alone"]
+    shared = [r for r in runs if r.get("usual_state") == "shared"]
+    if not alone or not shared:
+        return ""
+    text = (f"; the usual state the lab's estimates came from was the alone one in {len(alone)} "
+            f"runs and a shared one in the other {len(shared)}, and as reported moved by "
+            f"{widest_move(alone, 'reported')} at most within the first and "
+            f"{widest_move(shared, 'reported')} within the second")
+    if len(shared) < 2:
+        return text
+    def moved(backend):
+        known = known_estimates(shared, backend, "reported")
+        return max(known) / min(known) if known else 1.0
+    backend = max(shared[0]["implementations"], key=moved)
+    each = and_list([f"{format_ratio(r['implementations'][backend]['reported'])}× at "
+                     f"{r['probe_usual']:.2f}" for r in shared
+                     if r["implementations"][backend]["reported"] is not None])
+    return (text + f" ({backend} in the shared runs, with the usual probe figure: {each} "
+            f"additions a nanosecond)")
 
 
 def probe_median(runs, key):
@@ -321,7 +349,8 @@ def neighbour_check(paths):
             f"`{machine}`: {len(runs)} runs of `qbb compare --bench {c['benchmark']}`, speed-ups "
             f"over {c['reference']}; the core ran alone in {span(alone)} of {span(turns)} turns a "
             f"run ({probes}); the most any implementation's ratio moved over the runs, "
-            f"{widest_moves(runs)}; commit {c['commit']}, {c['rustc']}; by `{c['command']}`.")
+            f"{widest_moves(runs)}{moves_within_states(runs)}; commit {c['commit']}, "
+            f"{c['rustc']}; by `{c['command']}`.")
     text += (
         "\nThe range over the runs of each estimate, every one the median of the paired ratios "
         "over its turns, all taken from the same turns of each run; a turn ran alone when its "
