@@ -262,12 +262,11 @@ fn measure_once(
         })
         .collect();
     let source = command_line();
-    Ok(Results::timings(
-        machine,
-        source,
-        corpus_description(corpus.len()),
-        rows,
-    ))
+    let results = Results::timings(machine, source, corpus_description(corpus.len()), rows);
+    if let Some(state) = core_state_text(&results) {
+        eprintln!("core state: {state}");
+    }
+    Ok(results)
 }
 
 /// `qbb report`.
