@@ -6,7 +6,7 @@ import unittest
 from pathlib import Path
 
 import claims
-from gen.measurements import lower_rank
+from gen.measurements import counted_times, counted_turns_text, lower_rank
 
 
 def row(backend, ns, turns=None):
@@ -33,6 +33,19 @@ class Statistics(unittest.TestCase):
         reference = [float(x) for x in range(1, 31)]
         self.assertEqual(claims.paired_interval(reference, [1.0] * 30), (10.0, 15.5, 21.0))
         self.assertIsNone(claims.paired_interval([1.0] * 5, [1.0] * 5))
+
+    def test_the_turns_counted_are_the_usual_ones_or_an_older_reports_quiet_ones(self):
+        turns = [5.0, 6.0, 7.0, 8.0]
+        usual = {"turn_ns": turns, "usual_turns": [0, 2]}
+        quiet = {"turn_ns": turns, "quiet_turns": [1, 3]}
+        every = {"turn_ns": turns}
+        self.assertEqual([counted_times(r) for r in (usual, quiet, every)],
+                         [[5.0, 7.0], [6.0, 8.0], turns])
+        # Named from any iterable of rows, a generator too.
+        self.assertEqual(counted_turns_text(r for r in (quiet, usual)),
+                         "the turns in the run's usual state")
+        self.assertEqual(counted_turns_text(r for r in (every, quiet)), "the quiet turns")
+        self.assertEqual(counted_turns_text([every]), "the turns")
 
 
 class Holds(unittest.TestCase):

@@ -182,6 +182,7 @@ def chosen_turns(row):
 
 def counted_turns_text(rows):
     """What the turns a report's figures come from are, as a sentence names them."""
+    rows = list(rows)
     if any(r.get("usual_turns") for r in rows):
         return "the turns in the run's usual state"
     if any(r.get("quiet_turns") for r in rows):

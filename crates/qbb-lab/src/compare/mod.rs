@@ -460,7 +460,7 @@ enum ChosenTurns {
     Usual,
 }
 
-fn chosen_turns(results: &Results) -> ChosenTurns {
+fn which_turns(results: &Results) -> ChosenTurns {
     let rows = &results.results;
     if rows.iter().any(|r| !r.usual_turns.is_empty()) {
         ChosenTurns::Usual
@@ -495,8 +495,8 @@ fn core_state_text(results: &Results) -> Option<String> {
     let highest = probes.iter().copied().fold(0.0, f64::max);
     Some(format!(
         "the neighbour probe's usual figure, {typical:.1} independent additions per ns, in \
-         {share:.0} % of the turns (the highest turn {highest:.1}): a run whose core was in another \
-         state gives other ratios"
+         {share:.0} % of the turns (the highest turn {highest:.1}): a run whose core was in \
+         another state gives other ratios"
     ))
 }
 
@@ -524,7 +524,7 @@ fn method_text(results: &Results) -> String {
          placements of its loop, in a shuffled order, and a turn's time is the median over the \
          placements."
     );
-    let chosen = match chosen_turns(results) {
+    let chosen = match which_turns(results) {
         ChosenTurns::Every => {
             return format!(
                 "The benchmarks were timed in turns, {fewest} to {most} {placed} A cell's time is \
@@ -552,8 +552,8 @@ fn method_text(results: &Results) -> String {
     };
     format!(
         "The benchmarks were timed together in turns, a turn of each in every round, {fewest} to \
-         {most} {placed} The figures come from {chosen}: a cell's time is the median over them, and its \
-         speed-up the median of their ratios, with a 95 % interval in `results.json`."
+         {most} {placed} The figures come from {chosen}: a cell's time is the median over them, \
+         and its speed-up the median of their ratios, with a 95 % interval in `results.json`."
     )
 }
 
@@ -680,7 +680,7 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
             "and the run's noise floor as a band around 1×.",
         )
     } else {
-        let kept = match chosen_turns(results) {
+        let kept = match which_turns(results) {
             ChosenTurns::Every => {
                 "Each turn's time, each placement's and each speed-up's interval are in \
                  `results.json` (`turn_ns`, `placement_ns`, `speedup_interval`); the fastest and \
