@@ -62,9 +62,9 @@ pub fn usual_figure(probes: &[f64]) -> Option<f64> {
     let mut sorted = probes.to_vec();
     sorted.sort_by(f64::total_cmp);
     let within = |&figure: &f64| {
-        let low = sorted.partition_point(|&p| p < figure * (1.0 - STATE_BAND));
-        let high = sorted.partition_point(|&p| p <= figure * (1.0 + STATE_BAND));
-        high - low
+        let band = state_band(figure);
+        let below = sorted.partition_point(|p| p < band.start());
+        sorted.partition_point(|p| p <= band.end()) - below
     };
     sorted.iter().copied().max_by_key(within)
 }
@@ -72,13 +72,13 @@ pub fn usual_figure(probes: &[f64]) -> Option<f64> {
 /// The turns whose probe lies within [`STATE_BAND`] of `figure`, in turn order.
 pub fn turns_near(probes: &[f64], figure: f64) -> Vec<usize> {
     (0..probes.len())
-        .filter(|&t| in_state(probes[t], figure))
+        .filter(|&t| state_band(figure).contains(&probes[t]))
         .collect()
 }
 
-/// Whether `probe` lies within [`STATE_BAND`] of `figure`.
-fn in_state(probe: f64, figure: f64) -> bool {
-    figure * (1.0 - STATE_BAND) <= probe && probe <= figure * (1.0 + STATE_BAND)
+/// The probes within [`STATE_BAND`] of `figure`.
+fn state_band(figure: f64) -> std::ops::RangeInclusive<f64> {
+    figure * (1.0 - STATE_BAND)..=figure * (1.0 + STATE_BAND)
 }
 
 /// `passes * ADDS_PER_PASS` additions in eight chains that do not wait for one another; the sum
