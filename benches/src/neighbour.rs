@@ -72,8 +72,13 @@ pub fn usual_figure(probes: &[f64]) -> Option<f64> {
 /// The turns whose probe lies within [`STATE_BAND`] of `figure`, in turn order.
 pub fn turns_near(probes: &[f64], figure: f64) -> Vec<usize> {
     (0..probes.len())
-        .filter(|&t| state_band(figure).contains(&probes[t]))
+        .filter(|&t| same_state(figure, probes[t]))
         .collect()
+}
+
+/// Whether `other` lies in the state of `figure`: within [`STATE_BAND`] of it.
+pub fn same_state(figure: f64, other: f64) -> bool {
+    state_band(figure).contains(&other)
 }
 
 /// The probes within [`STATE_BAND`] of `figure`.

@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen import results  # noqa: E402
-from gen.noise import neighbour_check, stack_check  # noqa: E402
+from gen.noise import agreement_table, neighbour_check, stack_check  # noqa: E402
 
 
 def stack_file(folder, slow_pads):
@@ -57,6 +57,32 @@ class StackCheck(unittest.TestCase):
 
     def test_no_stack_file_says_which_command_writes_one(self):
         self.assertIn("reports/stack-check.sh", stack_check([]))
+
+
+def agreement_file(folder, usual_states):
+    """A results.json whose agreement has these usual probe figures (none: an older file)."""
+    agreement = {"runs": 2, "processes": 2, "reference": "swar-v3", "ratios": 3,
+                 "median": 0.005, "p90": 0.014, "max": 0.061, "tie_margin": 0.01,
+                 "widest": [{"benchmark": "flip", "backend": "avx2", "first": 1.3,
+                             "other": 1.2}],
+                 "verdict_changes": [], "tie_changes": 1}
+    if usual_states:
+        agreement["usual_states"] = usual_states
+    folder.mkdir(parents=True)
+    (folder / "results.json").write_text(json.dumps({"agreement": agreement, "results": []}))
+
+
+class AgreementTable(unittest.TestCase):
+    def test_each_repeated_run_says_whether_its_cores_were_in_one_state(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp) / "reports"
+            agreement_file(root / "cpu-a", [10.8, 10.2])
+            agreement_file(root / "cpu-b", [10.8, 6.5])
+            agreement_file(root / "cpu-c", None)
+            rows = [line for line in agreement_table(root).splitlines()
+                    if line.startswith("| `")]
+        self.assertEqual([row.rsplit("|", 2)[1].strip() for row in rows],
+                         ["10.8, 10.2: one state", "10.8, 6.5: not one state", "—"])
 
 
 def neighbour_file(folder, alone_turns, older=False):

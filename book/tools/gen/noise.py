@@ -34,6 +34,23 @@ def processes(a, before_pairing):
     return {1: "one", 2: "two"}.get(count, str(count))
 
 
+# How far apart two probe figures may lie and still be one state of the core: the lab's
+# STATE_BAND (benches/src/neighbour.rs).
+STATE_BAND = 0.1
+
+
+def core_states(a):
+    """Each run's usual probe figure and whether they were one state (every figure within the
+    band of the first run's), as the lab's agreement says it; a dash for runs made before the
+    agreement kept them."""
+    figures = a.get("usual_states") or []
+    if not figures:
+        return "—"
+    low, high = figures[0] * (1 - STATE_BAND), figures[0] * (1 + STATE_BAND)
+    state = "one state" if all(low <= f <= high for f in figures[1:]) else "not one state"
+    return f"{', '.join(f'{f:.1f}' for f in figures)}: {state}"
+
+
 def agreement_table(reports_root):
     """How far the ratios moved when the whole job ran twice, on every machine that has a repeated
     run: with the timer before pairing (the report's `unpaired/` folder) and with the lab's timer
@@ -50,15 +67,15 @@ def agreement_table(reports_root):
                 "`reports/pairing-check.sh MACHINE` write them.*\n")
     text = HEADER.format(source="`reports/*/results.json` and `reports/*/unpaired/results.json`")
     text += ("| machine | timer | processes | ratios | median | 90th pct. | largest | "
-             "verdicts flipped | to or from a tie |\n"
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+             "verdicts flipped | to or from a tie | usual core states |\n"
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
     for machine, before, after in machines:
         for name, a, paired in [("before pairing", before, False), ("the lab's", after, True)]:
             if a is not None:
                 text += (f"| `{machine}` | {name} | {processes(a, not paired)} | {a['ratios']} | "
                          f"{a['median'] * 100:.1f} % | "
                          f"{a['p90'] * 100:.1f} % | {a['max'] * 100:.1f} % | "
-                         f"{flipped(a, paired)} | {a['tie_changes']} |\n")
+                         f"{flipped(a, paired)} | {a['tie_changes']} | {core_states(a)} |\n")
     widest = lambda a: (f"{a['max'] * 100:.1f} % (`{a['widest'][0]['benchmark']}` on "
                         f"{a['widest'][0]['backend']}: {format_ratio(a['widest'][0]['first'])}× "
                         f"then {format_ratio(a['widest'][0]['other'])}×)")
@@ -82,7 +99,10 @@ def agreement_table(reports_root):
              "compared by `qbb report --agree-with` (`reports/machine-report.sh`), or where the "
              "processes column says one, the two runs of `qbb compare --repeat 2`, which share "
              "one process's memory layout; the others are two runs of the timer before pairing, "
-             "two processes compared the same way (`reports/pairing-check.sh MACHINE`).\n")
+             "two processes compared the same way (`reports/pairing-check.sh MACHINE`). The "
+             "last column gives each run's usual probe figure (independent additions per ns), "
+             "where the runs were probed, and whether they lie within a tenth of each other: "
+             "only runs in one state of the core measured the same machine.\n")
     return text
 
 

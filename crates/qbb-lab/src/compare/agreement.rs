@@ -4,6 +4,7 @@
 
 use qbb_benches::estimate::{self, TIE_MARGIN, Verdict};
 
+use super::core_state::{core_state, one_state};
 use super::results::{Results, Row};
 use crate::report::{Agreement, RatioDifference, percent, round4};
 
@@ -53,6 +54,11 @@ pub fn agreement(first: &Results, others: &[Results], processes: usize) -> Optio
         }
     }
     differences.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let usual_states = std::iter::once(first)
+        .chain(others)
+        .map(|run| core_state(run).map(|state| round4(state.figure)))
+        .collect::<Option<Vec<f64>>>()
+        .unwrap_or_default();
     let mut gaps: Vec<f64> = differences.iter().map(|(gap, _)| *gap).collect();
     gaps.reverse();
     Some(Agreement {
@@ -72,6 +78,7 @@ pub fn agreement(first: &Results, others: &[Results], processes: usize) -> Optio
         verdict_changes,
         tie_changes,
         verdict_changes_without_margin: Some(without_margin),
+        usual_states,
     })
 }
 
@@ -168,15 +175,38 @@ pub fn describe(a: &Agreement) -> String {
     format!(
         "{} runs{processes}: the {} ratios against {} differed by {:.1} % at the median, {:.1} % at the \
          90th percentile and {:.1} % at most; {verdicts} ({} moved between a tie and a win or \
-         loss{margin}{without})",
+         loss{margin}{without}){}",
         a.runs,
         a.ratios,
         a.reference,
         a.median * 100.0,
         a.p90 * 100.0,
         a.max * 100.0,
-        a.tie_changes
+        a.tie_changes,
+        states_text(&a.usual_states)
     )
+}
+
+/// Whether the runs' cores were in one state, by their usual probe figures; empty without them.
+fn states_text(figures: &[f64]) -> String {
+    if figures.is_empty() {
+        return String::new();
+    }
+    let listed = figures
+        .iter()
+        .map(|f| format!("{f:.1}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if one_state(figures) {
+        format!(
+            "; the cores were in one state (the probe's usual figures {listed} additions per ns)"
+        )
+    } else {
+        format!(
+            "; the cores were not in one state (the probe's usual figures {listed} additions per \
+             ns), so these differences include the neighbour's"
+        )
+    }
 }
 
 #[cfg(test)]
@@ -274,6 +304,31 @@ mod tests {
             text.contains("no verdict changed") && text.contains("without that margin 1 would"),
             "{text}"
         );
+    }
+
+    /// `run(1.0)` with every turn's probe at `figure`.
+    fn run_probed(figure: f64) -> Results {
+        let mut r = run(1.0);
+        for row in &mut r.results {
+            row.turn_probe = vec![figure; row.turn_ns.len()];
+        }
+        r
+    }
+
+    #[test]
+    fn the_runs_core_states_are_compared() {
+        let a = agreement(&run_probed(10.8), &[run_probed(10.2)], 2).unwrap();
+        assert_eq!(a.usual_states, [10.8, 10.2]);
+        assert!(describe(&a).ends_with("; the cores were in one state (the probe's usual figures 10.8, 10.2 additions per ns)"), "{}", describe(&a));
+        let a = agreement(&run_probed(10.8), &[run_probed(6.5)], 2).unwrap();
+        assert!(
+            describe(&a).contains("not in one state (the probe's usual figures 10.8, 6.5"),
+            "{}",
+            describe(&a)
+        );
+        let a = agreement(&run_probed(10.8), &[run(1.0)], 2).unwrap();
+        assert!(a.usual_states.is_empty());
+        assert!(!describe(&a).contains("state"));
     }
 
     #[test]

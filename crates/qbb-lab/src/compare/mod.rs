@@ -9,6 +9,7 @@
 
 mod agreement;
 mod chart;
+mod core_state;
 mod criterion;
 mod results;
 
@@ -263,8 +264,11 @@ fn measure_once(
         .collect();
     let source = command_line();
     let results = Results::timings(machine, source, corpus_description(corpus.len()), rows);
-    if let Some(state) = core_state_text(&results) {
-        eprintln!("core state: {state}");
+    if let Some(state) = core_state::core_state(&results) {
+        eprintln!("core state: {}", state.describe());
+        if let Some(warning) = state.unsettled() {
+            eprintln!("warning: {warning}");
+        }
     }
     Ok(results)
 }
@@ -471,35 +475,6 @@ fn which_turns(results: &Results) -> ChosenTurns {
     }
 }
 
-/// The run's usual state as the neighbour probe saw it, every benchmark's turns pooled: the
-/// median probe of the turns in it, their share, and the highest turn's probe. `None` without
-/// probes. Two runs' ratios are comparable only where this agrees: a neighbour that takes
-/// another share of the core slows wide code by another share.
-fn core_state_text(results: &Results) -> Option<String> {
-    use qbb_benches::neighbour;
-    let probes: Vec<f64> = results
-        .by_benchmark()
-        .iter()
-        .flat_map(|(_, rows)| {
-            let per_row: Vec<&[f64]> = rows.iter().map(|r| &r.turn_probe[..]).collect();
-            neighbour::turn_probes(&per_row)
-        })
-        .collect();
-    let usual = neighbour::usual_figure(&probes)?;
-    let mut in_state: Vec<f64> = neighbour::turns_near(&probes, usual)
-        .into_iter()
-        .map(|t| probes[t])
-        .collect();
-    let share = in_state.len() as f64 / probes.len() as f64 * 100.0;
-    let typical = qbb_benches::estimate::median(&mut in_state);
-    let highest = probes.iter().copied().fold(0.0, f64::max);
-    Some(format!(
-        "the neighbour probe's usual figure, {typical:.1} independent additions per ns, in \
-         {share:.0} % of the turns (the highest turn {highest:.1}): a run whose core was in \
-         another state gives other ratios"
-    ))
-}
-
 /// The tie margin as the pages say it: `1 %`.
 fn margin_text() -> String {
     crate::report::percent(qbb_benches::estimate::TIE_MARGIN)
@@ -665,8 +640,8 @@ fn markdown_page(results: &Results, has_overview: bool) -> String {
         "| noise floor | {} |\n",
         noise_text(results.noise, is_paired(results))
     ));
-    if let Some(state) = core_state_text(results) {
-        page.push_str(&format!("| core state | {state} |\n"));
+    if let Some(state) = core_state::core_state(results) {
+        page.push_str(&format!("| core state | {} |\n", state.describe()));
     }
     if let Some(a) = &results.agreement {
         page.push_str(&format!("| agreement | {} |\n", agreement::describe(a)));

@@ -99,6 +99,10 @@ pub struct Agreement {
     /// The rows that changed sides with no margin (by their intervals alone), where recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict_changes_without_margin: Option<Vec<String>>,
+    /// Each run's usual core state, the first run's first: the neighbour probe's figure in
+    /// independent additions per ns. Empty where a run has no probes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub usual_states: Vec<f64>,
 }
 
 /// One ratio in two runs.
