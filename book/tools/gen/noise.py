@@ -5,7 +5,7 @@ what sets a report's noise floor (placement.json), and the checks of where each 
 (stack.json) and of what a shared core does to the ratios (neighbour.json).
 """
 
-from .formatting import and_list, decimals_by_magnitude, format_ns, format_ratio
+from .formatting import and_list, decimals_by_magnitude, format_fraction, format_ns, format_ratio
 from .inputs import HEADER, read_json
 from .measurements import chosen_turns, counted_turns_text
 from .model_comparison import median
@@ -77,8 +77,8 @@ def agreement_table(reports_root):
                          f"{a['p90'] * 100:.1f} % | {a['max'] * 100:.1f} % | "
                          f"{flipped(a, paired)} | {a['tie_changes']} | {core_states(a)} |\n")
     widest = lambda a: (f"{a['max'] * 100:.1f} % (`{a['widest'][0]['benchmark']}` on "
-                        f"{a['widest'][0]['backend']}: {format_ratio(a['widest'][0]['first'])}× "
-                        f"then {format_ratio(a['widest'][0]['other'])}×)")
+                        f"{a['widest'][0]['backend']}: {format_fraction(a['widest'][0]['first'])}× "
+                        f"then {format_fraction(a['widest'][0]['other'])}×)")
     text += "\nThe largest difference:\n\n"
     for machine, before, after in machines:
         moved = " to ".join(widest(a) for a in (before, after) if a is not None)
