@@ -319,7 +319,9 @@ mod tests {
     fn the_runs_core_states_are_compared() {
         let a = agreement(&run_probed(10.8), &[run_probed(10.2)], 2).unwrap();
         assert_eq!(a.usual_states, [10.8, 10.2]);
-        assert!(describe(&a).ends_with("; the cores were in one state (the probe's usual figures 10.8, 10.2 additions per ns)"), "{}", describe(&a));
+        let one = "; the cores were in one state (the probe's usual figures 10.8, 10.2 additions \
+                   per ns)";
+        assert!(describe(&a).ends_with(one), "{}", describe(&a));
         let a = agreement(&run_probed(10.8), &[run_probed(6.5)], 2).unwrap();
         assert!(
             describe(&a).contains("not in one state (the probe's usual figures 10.8, 6.5"),
