@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gen import results  # noqa: E402
+from gen import noise, results  # noqa: E402
 from gen.noise import agreement_table, neighbour_check, stack_check  # noqa: E402
 
 
@@ -73,6 +73,10 @@ def agreement_file(folder, usual_states):
 
 
 class AgreementTable(unittest.TestCase):
+    def test_the_band_is_the_labs(self):
+        source = (Path(__file__).resolve().parents[2] / "benches" / "src" / "neighbour.rs")
+        self.assertIn(f"pub const STATE_BAND: f64 = {noise.STATE_BAND};", source.read_text())
+
     def test_each_repeated_run_says_whether_its_cores_were_in_one_state(self):
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp) / "reports"
@@ -126,9 +130,18 @@ class NeighbourCheck(unittest.TestCase):
                       "nanosecond alone, 6.6 shared)", text)
         self.assertIn("the most any implementation's ratio moved over the runs, as reported 0.0 %, "
                       "alone —, shared 0.0 %, every turn 0.0 %, quietest third of all 13.3 %, "
-                      "quietest third of the usual state 0.0 %; commit", text)
+                      "quietest third of the usual state 0.0 %; the usual state", text)
         self.assertIn("alone in 60 of 60 turns a run (about 10.8 additions a nanosecond alone)",
                       text)
+        self.assertIn("was a shared one in every run; commit", text)
+        self.assertEqual(text.count("in every run"), 1, "the older file names no state")
+
+    def test_runs_all_alone_say_so(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            alone = neighbour_file(Path(tmp) / "reports" / "cpu-d", (60, 45, 59))
+            text = neighbour_check([alone])
+        self.assertIn("the usual state the lab's estimates came from was the alone one in every "
+                      "run; commit", text)
 
     def test_runs_in_both_states_say_how_far_the_ratios_moved_within_each(self):
         with tempfile.TemporaryDirectory() as tmp:

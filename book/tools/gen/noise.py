@@ -101,8 +101,9 @@ def agreement_table(reports_root):
              "one process's memory layout; the others are two runs of the timer before pairing, "
              "two processes compared the same way (`reports/pairing-check.sh MACHINE`). The "
              "last column gives each run's usual probe figure (independent additions per ns), "
-             "where the runs were probed, and whether they lie within a tenth of each other: "
-             "only runs in one state of the core measured the same machine.\n")
+             "where the runs were probed, and whether they lie within a tenth of one another: "
+             "runs in different states measured different cores, as far as the probe can "
+             "tell.\n")
     return text
 
 
@@ -304,11 +305,15 @@ def widest_moves(runs):
 
 
 def moves_within_states(runs):
-    """Where the lab's usual state was the alone one in some runs and the shared one in others
-    (`usual_state`): how far its reported ratios moved within each group of runs; empty
-    otherwise, and for a file written before the runs named their state."""
+    """Which state the lab's estimates came from (`usual_state`): where it was one state in every
+    run, that state; where it was the alone one in some runs and the shared one in others, how far
+    the reported ratios moved within each group of runs. Empty for a file written before the runs
+    named their state."""
     alone = [r for r in runs if r.get("usual_state") == "alone"]
     shared = [r for r in runs if r.get("usual_state") == "shared"]
+    if len(alone) == len(runs) or len(shared) == len(runs):
+        state = "the alone one" if alone else "a shared one"
+        return f"; the usual state the lab's estimates came from was {state} in every run"
     if not alone or not shared:
         return ""
     text = (f"; the usual state the lab's estimates came from was the alone one in {len(alone)} "

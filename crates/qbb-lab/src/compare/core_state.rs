@@ -80,6 +80,41 @@ pub fn one_state(figures: &[f64]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::Row;
+    use crate::testing::made_up_report;
+    use qbb_benches::Implementation;
+
+    /// A run of two benchmarks on two implementations each, every turn of a benchmark probed
+    /// at `probes[benchmark][turn]`.
+    fn run(probes: [&[f64]; 2]) -> Results {
+        let rows = [("flip", probes[0]), ("hex-sets", probes[1])]
+            .into_iter()
+            .flat_map(|(bench, probes)| {
+                ["swar-v3", "avx2"].map(|backend| {
+                    let on = Implementation::from_name(backend).unwrap();
+                    let mut row = Row::new(bench.parse().unwrap(), on, &[1.0; 4], 64, None);
+                    row.turn_probe = probes.to_vec();
+                    row
+                })
+            })
+            .collect();
+        made_up_report("ns", rows)
+    }
+
+    #[test]
+    fn the_state_pools_every_benchmarks_turns() {
+        // Five of the eight turns near 10.8, three near 6.5, spread over both benchmarks.
+        let state = core_state(&run([&[10.8, 10.7, 6.5, 10.9], &[6.6, 10.8, 10.6, 6.4]]));
+        assert_eq!(
+            state,
+            Some(CoreState {
+                figure: 10.8,
+                share: 0.625,
+                highest: 10.9
+            })
+        );
+        assert_eq!(core_state(&run([&[], &[]])), None);
+    }
 
     #[test]
     fn runs_are_in_one_state_when_their_figures_lie_within_a_tenth() {
