@@ -1,5 +1,5 @@
 //! The engine's folders form layers: board at the bottom, then eval, search and perft, tools, and
-//! `uci.rs` on top. Read from the sources' `crate::` paths, no folder may reach a folder that
+//! `uci/` on top. Read from the sources' `crate::` paths, no folder may reach a folder that
 //! reaches back to it, and the board reaches no other folder at all.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -131,7 +131,10 @@ fn sources() -> Vec<(String, String, String)> {
 
 #[test]
 fn the_engine_is_the_folders_of_the_layout() {
-    assert_eq!(folders(), ["board", "eval", "perft", "search", "tools"]);
+    assert_eq!(
+        folders(),
+        ["board", "eval", "perft", "search", "tools", "uci"]
+    );
 }
 
 #[test]
@@ -147,6 +150,11 @@ fn no_folder_imports_a_folder_that_imports_it_back() {
         "the board imports {:?}",
         imports["board"]
     );
+    let below_uci: Vec<&String> = imports
+        .keys()
+        .filter(|f| imports[*f].contains("uci"))
+        .collect();
+    assert!(below_uci.is_empty(), "{below_uci:?} import the UCI layer");
     // The layers are used, not only absent cycles: the search stands on the board and the eval.
     let search: Vec<&str> = imports["search"].iter().map(String::as_str).collect();
     assert_eq!(search, ["board", "eval"]);
