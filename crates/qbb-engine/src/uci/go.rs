@@ -7,6 +7,7 @@ use crate::board::{Move, MoveError};
 use crate::search::time::Limits;
 
 impl Uci {
+    /// `go`: a search within the limits its parameters set, or `go perft <depth>`.
     pub(super) fn go(&mut self, args: &[&str]) {
         if self.busy("go") {
             return;

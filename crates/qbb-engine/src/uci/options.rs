@@ -11,14 +11,15 @@ use crate::eval::nnue;
 use crate::search::MAX_THREADS;
 use crate::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB, MIN_HASH_MB};
 
+/// The Move Overhead option's default and its maximum, in milliseconds.
 pub(super) const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
-
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 
 /// The `EvalFile` value that names the network built into the binary.
 const EMBEDDED_NETWORK: &str = "<embedded>";
 
 impl Uci {
+    /// `uci`: the engine's name and its options, then `uciok`.
     pub(super) fn identify(&self) {
         self.say(concat!("id name qbb-engine ", env!("CARGO_PKG_VERSION")));
         self.say("id author the qbb-lab authors");
@@ -54,6 +55,7 @@ impl Uci {
         self.say("uciok");
     }
 
+    /// `setoption name <name> [value <value>]`.
     pub(super) fn set_option(&mut self, args: &[&str]) {
         if self.busy("setoption") {
             return;

@@ -7,6 +7,7 @@ use super::{Uci, printable};
 use crate::board::Position;
 
 impl Uci {
+    /// `position startpos|fen <fen> [moves ...]`.
     pub(super) fn set_position(&mut self, args: &[&str]) {
         if self.busy("position") {
             return;

@@ -17,6 +17,8 @@ use crate::perft::divide_on;
 use crate::search::time::Limits;
 use crate::search::{Report, SEARCH_STACK_BYTES, SearchJob, SearchResult, Searcher};
 
+/// The `go` being served: the flags the reading thread raises, and how it learns that the
+/// answer is out.
 pub(super) struct RunningSearch {
     stop: Arc<AtomicBool>,
     /// Told by `ponderhit` that the position pondered on was reached.
