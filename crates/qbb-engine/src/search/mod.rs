@@ -21,7 +21,7 @@
 //!
 //! This file holds the searcher and its options; the search itself is in `deepen.rs` (the
 //! iterations, their windows and lines, the helper threads and the clock), `node.rs` (a node of
-//! the principal variation search), `pruning.rs` (the searches that spare a node its own: null
+//! the principal variation search), `pruning.rs` (what lets a node skip its own search: null
 //! move, ProbCut, the singular test) and `quiescence.rs` (the leaves). What it keeps from node to
 //! node: `tt.rs` (the transposition table), `ordering.rs` (move ordering), `correction.rs`
 //! (correction history); what it asks: `see.rs` (static exchanges), `time.rs` (the budget).

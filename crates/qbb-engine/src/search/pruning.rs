@@ -1,5 +1,6 @@
-//! The searches a node runs to spare itself its own: null move, ProbCut and the singular
-//! extension's test, and the static evaluation's reverse futility before them.
+//! What lets a node skip its own search: reverse futility and the null move (it fails high
+//! anyway), ProbCut (a capture's shallower search says it would), and the singular extension's
+//! test, which also says how deep the table's move is searched.
 
 use qbb::Backend;
 
