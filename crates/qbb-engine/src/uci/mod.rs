@@ -202,6 +202,12 @@ fn printable(text: &str) -> String {
     out
 }
 
+/// The line as sent, without the `\n` or `\r\n` that ended it, so that explanations quote it as sent.
+fn without_line_ending(line: &str) -> &str {
+    line.strip_suffix('\n')
+        .map_or(line, |l| l.strip_suffix('\r').unwrap_or(l))
+}
+
 /// Runs the engine on standard input and output until `quit` or the end of input.
 pub fn run_stdio() -> Result<(), StartError> {
     let out: Output = Arc::new(|line: &str| {
@@ -219,7 +225,7 @@ pub fn run_stdio() -> Result<(), StartError> {
             Ok(0) | Err(_) => break,
             Ok(_) => {
                 let line = String::from_utf8_lossy(&buffer);
-                if uci.handle(&line) == Flow::Quit {
+                if uci.handle(without_line_ending(&line)) == Flow::Quit {
                     return Ok(());
                 }
             }

@@ -152,6 +152,19 @@ fn garbage_is_explained_and_survived() {
 }
 
 #[test]
+fn an_unknown_command_is_quoted_as_sent() {
+    let mut s = Session::new();
+    for sent in ["frobnicate now\n", "frobnicate now\r\n", "frobnicate now"] {
+        let answer = s.talk(&[without_line_ending(sent)]);
+        assert_eq!(
+            answer,
+            ["info string unknown command `frobnicate now`, ignored"],
+            "{sent:?}"
+        );
+    }
+}
+
+#[test]
 fn unknown_words_before_a_command_are_skipped() {
     let mut s = Session::new();
     let answer = s.talk(&["joho isready"]);
