@@ -115,17 +115,17 @@ impl Searcher {
         }
 
         let in_check = pos.in_check(backend);
-        let (raw_eval, static_eval) = self.static_evaluation(backend, pos, ply, in_check);
+        let (raw_eval, eval) = self.evaluations(backend, pos, ply, in_check, tt_entry);
         let improving = self.improving(ply);
 
+        let node = (beta, depth, ply);
         if !is_pv
             && let Some(score) =
-                self.fail_high_unsearched(backend, attacks, pos, beta, depth, ply, cut_node)
+                self.fail_high_unsearched(backend, attacks, pos, node, eval, cut_node)
         {
             return score;
         }
 
-        let node = (beta, depth, ply);
         let tt_extension =
             match self.singularity(backend, attacks, pos, tt_entry, node, is_pv, cut_node) {
                 Singularity::Singular { twice } => 1 + i32::from(twice),
@@ -172,7 +172,7 @@ impl Searcher {
                 && quiet
                 && index > 0
                 && !is_mate(alpha)
-                && prunes_quiet(depth, index, improving, static_eval, alpha)
+                && prunes_quiet(depth, index, improving, eval, alpha)
             {
                 continue;
             }
@@ -204,9 +204,7 @@ impl Searcher {
                     self.update_pv(ply, mv);
                     if score >= beta {
                         if !tactical {
-                            let tried = self.pickers[ply].handed_out();
-                            self.ordering
-                                .reward_cutoff(pos.side_to_move(), mv, tried, depth, ply);
+                            self.reward_quiet_cutoff(pos, mv, depth, ply);
                         }
                         break;
                     }
@@ -237,16 +235,19 @@ impl Searcher {
         self.evaluator.make_move(backend, ply, pos, child);
     }
 
-    /// The static evaluation of the node at `ply`, as the network or the hand-written
-    /// evaluation gives it and as its pawn structure's correction moves it (both `-INFINITY`
-    /// in check, where a position has none); the corrected one is kept for `improving`.
+    /// The evaluations of the node at `ply`: the static one as the network or the hand-written
+    /// evaluation gives it, and the one the node prunes by, the static one moved by its pawn
+    /// structure's correction and then [`sharpened`] by the table's entry (both `-INFINITY` in
+    /// check, where a position has none). The corrected static evaluation is kept for
+    /// `improving`.
     #[inline(always)]
-    fn static_evaluation<B: Backend>(
+    fn evaluations<B: Backend>(
         &mut self,
         backend: B,
         pos: &Position,
         ply: usize,
         in_check: bool,
+        tt_entry: Option<Entry>,
     ) -> (Score, Score) {
         let (raw, corrected) = if in_check {
             (-INFINITY, -INFINITY)
@@ -255,7 +256,17 @@ impl Searcher {
             (raw, self.correction.correct(pos, raw))
         };
         self.static_evals[ply] = corrected;
-        (raw, corrected)
+        let eval = tt_entry.map_or(corrected, |entry| sharpened(corrected, &entry));
+        (raw, eval)
+    }
+
+    /// A quiet move `mv` cut off at `ply` with `depth` left: the ordering tables learn it.
+    #[inline(always)]
+    fn reward_quiet_cutoff(&mut self, pos: &Position, mv: Move, depth: i32, ply: usize) {
+        let tried = self.pickers[ply].handed_out();
+        let moves = (self.previous_move(ply), mv);
+        self.ordering
+            .reward_cutoff(pos.side_to_move(), moves, tried, depth, ply);
     }
 
     /// Blends a searched node's score into its pawn structure's correction (not in check: no
@@ -321,6 +332,16 @@ impl Searcher {
                 || now > self.static_evals[ply - 2])
     }
 
+    /// The move that led to the node at `ply`: `Move::NULL` at the root and after a null move.
+    #[inline(always)]
+    fn previous_move(&self, ply: usize) -> Move {
+        if ply == 0 {
+            Move::NULL
+        } else {
+            self.played[ply - 1]
+        }
+    }
+
     /// Generates the moves of the node at `ply` into its picker (at the root only those the
     /// search may play) and scores them for ordering; false when there are none.
     #[inline(always)]
@@ -332,6 +353,7 @@ impl Searcher {
         tt_move: Move,
         ply: usize,
     ) -> bool {
+        let previous = self.previous_move(ply);
         let picker = &mut self.pickers[ply];
         pos.generate_moves_by(backend, attacks, picker.list());
         if ply == 0 {
@@ -341,7 +363,8 @@ impl Searcher {
             return false;
         }
         let ordering = &self.ordering;
-        picker.score_with(|mv| ordering.score_with_exchange(backend, pos, mv, tt_move, ply));
+        let refutations = (tt_move, ordering.counter_to(previous));
+        picker.score_with(|mv| ordering.score_with_exchange(backend, pos, mv, refutations, ply));
         self.ordering.clear_killers(ply + 1);
         true
     }
@@ -476,18 +499,29 @@ impl Searcher {
     }
 }
 
+/// The evaluation a node prunes by: its static evaluation, or the table's score where the
+/// stored bound says the true value lies beyond the static evaluation on the score's side (not
+/// in check, where there is no evaluation, nor for a mate score).
+#[inline(always)]
+fn sharpened(static_eval: Score, entry: &Entry) -> Score {
+    let nearer = match entry.bound {
+        Bound::Exact => true,
+        Bound::Lower => entry.score > static_eval,
+        Bound::Upper => entry.score < static_eval,
+    };
+    if static_eval != -INFINITY && !is_mate(entry.score) && nearer {
+        entry.score
+    } else {
+        static_eval
+    }
+}
+
 /// Whether a quiet move of a node `depth` deep, the `index`th tried, is pruned unsearched, at a
 /// node of the null window that is not in check and where the move gives none.
 #[inline(always)]
-fn prunes_quiet(
-    depth: i32,
-    index: usize,
-    improving: bool,
-    static_eval: Score,
-    alpha: Score,
-) -> bool {
+fn prunes_quiet(depth: i32, index: usize, improving: bool, eval: Score, alpha: Score) -> bool {
     // Futility: near the leaves, a quiet move cannot lift a hopeless score to alpha.
-    (depth <= 3 && static_eval + 100 + 120 * depth <= alpha)
+    (depth <= 3 && eval + 100 + 120 * depth <= alpha)
         // Late move pruning: near the leaves, the quiet moves ordered last are not searched at
         // all (fewer when the side to move is not improving).
         || (depth <= 7 && index >= late_move_limit(depth, improving))

@@ -3,7 +3,8 @@
 //! The order: the transposition table's move (the best of an earlier search of this position),
 //! captures and queen promotions by MVV-LVA (most valuable victim first, least valuable attacker
 //! among equals), the two killer moves of this ply (quiet moves that cut off at a sibling node),
-//! then the other quiet moves by their history (how often they cut off anywhere), captures that
+//! the counter move (the quiet move that last cut off after the move just played), then the
+//! other quiet moves by their history (how often they cut off anywhere), captures that
 //! lose material once the recaptures are played out (the static exchange evaluation,
 //! [`loses_material`]), and under-promotions last. Moves are picked one at a time (a selection
 //! sort step), because a cut usually comes before the list is half done.
@@ -20,6 +21,7 @@ const TT_MOVE: i32 = 4_000_000;
 const GOOD_TACTICAL: i32 = 2_000_000;
 const KILLER_FIRST: i32 = 1_000_001;
 const KILLER_SECOND: i32 = 1_000_000;
+const COUNTER: i32 = 999_999;
 /// History scores stay within plus or minus this.
 pub const HISTORY_MAX: i32 = 16_384;
 /// Below every quiet move, whatever its history; losing captures among themselves by MVV-LVA
@@ -56,12 +58,14 @@ pub fn mvv_lva(pos: &Position, mv: Move) -> i32 {
     10 * (victim + promotion) - attacker
 }
 
-/// Killer moves per ply and history per side and from/to square, kept across the nodes of one
-/// search (history also across searches of one game, aged at each new search).
+/// Killer moves per ply, history per side and from/to square, and counter moves by the from/to
+/// square of the move they answer, kept across the nodes of one search (history and counter
+/// moves also across searches of one game, history aged at each new search).
 #[derive(Debug)]
 pub struct OrderingTables {
     killers: [[Move; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 64]; 64]; 2]>,
+    counters: Box<[[Move; 64]; 64]>,
 }
 
 impl Default for OrderingTables {
@@ -69,6 +73,7 @@ impl Default for OrderingTables {
         OrderingTables {
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
+            counters: Box::new([[Move::NULL; 64]; 64]),
         }
     }
 }
@@ -113,25 +118,40 @@ impl OrderingTables {
         }
     }
 
-    /// The ordering score of `mv` at a node of the main search: as [`Self::score`], with the
-    /// captures that lose material after the quiet moves.
+    /// The counter move to `previous`, the move that led to the node (none after a null move
+    /// or at the root, where `previous` is `Move::NULL`).
+    #[inline(always)]
+    pub fn counter_to(&self, previous: Move) -> Move {
+        if previous == Move::NULL {
+            Move::NULL
+        } else {
+            self.counters[previous.from().index()][previous.to().index()]
+        }
+    }
+
+    /// The ordering score of `mv` at a node of the main search whose counter move is `counter`:
+    /// as [`Self::score`], with the counter move after the killers and the captures that lose
+    /// material after the quiet moves.
     #[inline(always)]
     pub fn score_with_exchange<B: Backend>(
         &self,
         b: B,
         pos: &Position,
         mv: Move,
-        tt_move: Move,
+        (tt_move, counter): (Move, Move),
         ply: usize,
     ) -> i32 {
-        if mv != tt_move
+        let score = self.score(pos, mv, tt_move, ply);
+        if mv == counter && score < KILLER_SECOND && !is_tactical(mv) {
+            COUNTER
+        } else if mv != tt_move
             && mv.is_capture()
             && mv.promotion().is_none()
             && loses_material(b, pos, mv)
         {
             LOSING_CAPTURE + mvv_lva(pos, mv)
         } else {
-            self.score(pos, mv, tt_move, ply)
+            score
         }
     }
 
@@ -140,13 +160,23 @@ impl OrderingTables {
         self.history[side.index()][mv.from().index()][mv.to().index()]
     }
 
-    /// A quiet move cut off at `ply` with `depth` left: make it a killer and reward its history;
-    /// the quiet moves tried before it (among `tried`, which ends with `mv`) did not cut off and
-    /// lose as much.
-    pub fn reward_cutoff(&mut self, side: Color, mv: Move, tried: &[Move], depth: i32, ply: usize) {
+    /// A quiet move cut off at `ply` with `depth` left, after `previous`: make it a killer and
+    /// the counter move to `previous`, and reward its history; the quiet moves tried before it
+    /// (among `tried`, which ends with `mv`) did not cut off and lose as much.
+    pub fn reward_cutoff(
+        &mut self,
+        side: Color,
+        (previous, mv): (Move, Move),
+        tried: &[Move],
+        depth: i32,
+        ply: usize,
+    ) {
         if self.killers[ply][0] != mv {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = mv;
+        }
+        if previous != Move::NULL {
+            self.counters[previous.from().index()][previous.to().index()] = mv;
         }
         let bonus = (depth * depth).min(HISTORY_MAX / 4);
         self.nudge(side, mv, bonus);

@@ -49,7 +49,8 @@ pub(super) enum Singularity {
 
 impl Searcher {
     /// The score a node outside the principal variation returns before trying a move when its
-    /// static evaluation or a shallow search says it fails high anyway (none when it may not: in
+    /// evaluation `eval` (the static one, or the table's score where its bound says that is
+    /// nearer the truth) or a shallow search says it fails high anyway (none when it may not: in
     /// check, with a mate at beta, or while a singular extension is tested).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
@@ -58,26 +59,25 @@ impl Searcher {
         backend: B,
         attacks: A,
         pos: &Position,
-        beta: Score,
-        depth: i32,
-        ply: usize,
+        (beta, depth, ply): (Score, i32, usize),
+        eval: Score,
         cut_node: bool,
     ) -> Option<Score> {
-        let static_eval = self.static_evals[ply];
-        let in_check = static_eval == -INFINITY;
+        let in_check = eval == -INFINITY;
         if in_check || is_mate(beta) || self.singular_excluded[ply] != Move::NULL {
             return None;
         }
         // Reverse futility: so far above beta that a shallow search will not come back down.
-        if depth <= 6 && static_eval - 90 * depth >= beta {
-            return Some(static_eval);
+        if depth <= 6 && eval - 90 * depth >= beta {
+            return Some(eval);
         }
         // Null move: if passing still fails high, a real move would too (not in pawn endings,
         // where passing can be the only bad option: zugzwang; nor right after a pass, where
         // two passes would search the node itself, shallower).
         let after_pass = ply > 0 && self.played[ply - 1] == Move::NULL;
-        if !after_pass && depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
-            let score = self.null_move_score(backend, attacks, pos, (beta, depth, ply), cut_node);
+        if !after_pass && depth >= 3 && eval >= beta && pos.has_non_pawn_material() {
+            let node = (beta, depth, ply);
+            let score = self.null_move_score(backend, attacks, pos, node, eval, cut_node);
             if self.aborted {
                 return Some(0);
             }
@@ -86,7 +86,7 @@ impl Searcher {
             }
         }
         if depth >= PROBCUT_DEPTH {
-            let score = self.probcut(backend, attacks, pos, (beta, depth, ply), cut_node);
+            let score = self.probcut(backend, attacks, pos, (beta, depth, ply), eval, cut_node);
             if self.aborted {
                 return Some(0);
             }
@@ -98,7 +98,7 @@ impl Searcher {
     /// ProbCut: a capture whose search a few plies shallower beats beta by `PROBCUT_MARGIN`
     /// would, searched to the full depth, almost surely beat beta too; the node fails high with
     /// that score, stored as a bound of the shallower depth. Only captures whose exchange alone
-    /// lifts the static evaluation that far are tried, each first by the quiescence search.
+    /// lifts the node's evaluation that far are tried, each first by the quiescence search.
     #[inline(always)]
     fn probcut<B: Backend, A: AttackSource>(
         &mut self,
@@ -106,10 +106,11 @@ impl Searcher {
         attacks: A,
         pos: &Position,
         (beta, depth, ply): (Score, i32, usize),
+        eval: Score,
         cut_node: bool,
     ) -> Option<Score> {
         let probcut_beta = beta + PROBCUT_MARGIN;
-        let needed = probcut_beta - self.static_evals[ply];
+        let needed = probcut_beta - eval;
         let picker = &mut self.pickers[ply];
         pos.generate_captures_by(backend, attacks, picker.list());
         let ordering = &self.ordering;
@@ -207,8 +208,8 @@ impl Searcher {
     }
 
     /// The score of passing at the node at `ply` (a null move), searched with a null window at
-    /// `beta` and a reduced depth, for the node's side: a ply shallower for every two pawns the
-    /// static evaluation stands above beta, up to three.
+    /// `beta` and a reduced depth, for the node's side: a ply shallower for every two pawns its
+    /// evaluation stands above beta, up to three.
     #[inline(always)]
     fn null_move_score<B: Backend, A: AttackSource>(
         &mut self,
@@ -216,10 +217,10 @@ impl Searcher {
         attacks: A,
         pos: &Position,
         (beta, depth, ply): (Score, i32, usize),
+        eval: Score,
         cut_node: bool,
     ) -> Score {
-        let static_eval = self.static_evals[ply];
-        let reduction = 3 + depth / 6 + ((static_eval - beta) / 200).min(3);
+        let reduction = 3 + depth / 6 + ((eval - beta) / 200).min(3);
         let child = pos.make_null_move();
         self.evaluator.make_null_move(ply);
         self.played[ply] = Move::NULL;
